@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "fdtcache/cache.h"
+
+static unsigned int log2_u32(uint32_t n)
+{
+	unsigned int bits = 0;
+
+	while (n >>= 1)
+		bits++;
+	return bits;
+}
+
+int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
+		  struct fc_cache_slot *slots, uint32_t nslots)
+{
+	if (!cache)
+		return FC_EINVAL;
+	switch (policy) {
+	case FC_CACHE_NONE:
+		slots = NULL;
+		nslots = 0;
+		break;
+	case FC_CACHE_MASK:
+	case FC_CACHE_HASH32:
+	case FC_CACHE_PROBE:
+		if (!slots || !fc_is_pow2(nslots))
+			return FC_EINVAL;
+		break;
+	default:
+		return FC_EINVAL;
+	}
+	cache->slots = slots;
+	cache->nslots = nslots;
+	cache->bits = (uint8_t)(nslots ? log2_u32(nslots) : 0);
+	cache->policy = policy;
+	fc_cache_clear(cache);
+	fc_cache_reset_stats(cache);
+	return 0;
+}
+
+void fc_cache_clear(struct fc_cache *cache)
+{
+	for (uint32_t i = 0; i < cache->nslots; i++) {
+		cache->slots[i].key = FC_CACHE_EMPTY;
+		cache->slots[i].value = 0;
+	}
+	cache->used = 0;
+	cache->overflowed = false;
+}
+
+void fc_cache_reset_stats(struct fc_cache *cache)
+{
+	FC_MEMSET(&cache->stats, 0, sizeof(cache->stats));
+}
+
+uint32_t fc_cache_slot_of(const struct fc_cache *cache, uint32_t key)
+{
+	switch (cache->policy) {
+	case FC_CACHE_MASK:
+		return key & (cache->nslots - 1);
+	case FC_CACHE_HASH32:
+	case FC_CACHE_PROBE:
+		return fc_hash32(key, cache->bits);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * PROBE: the slot holding key, or else the empty slot ending its probe run
+ * (UINT32_MAX when the map is full and key is absent).
+ */
+static uint32_t probe_find(const struct fc_cache *cache, uint32_t key)
+{
+	uint32_t mask = cache->nslots - 1;
+	uint32_t i = fc_cache_slot_of(cache, key);
+
+	for (uint32_t n = 0; n < cache->nslots; n++, i = (i + 1) & mask) {
+		uint32_t k = cache->slots[i].key;
+
+		if (k == key || k == FC_CACHE_EMPTY)
+			return i;
+	}
+	return UINT32_MAX;
+}
+
+/* The slot holding key, or UINT32_MAX. */
+static uint32_t find_slot(const struct fc_cache *cache, uint32_t key)
+{
+	uint32_t i;
+
+	if (cache->policy == FC_CACHE_NONE || key == FC_CACHE_EMPTY)
+		return UINT32_MAX;
+	i = cache->policy == FC_CACHE_PROBE ? probe_find(cache, key) : fc_cache_slot_of(cache, key);
+	if (i == UINT32_MAX || cache->slots[i].key != key)
+		return UINT32_MAX;
+	return i;
+}
+
+int fc_cache_peek(const struct fc_cache *cache, uint32_t key, uint32_t *value)
+{
+	uint32_t i = find_slot(cache, key);
+
+	if (i == UINT32_MAX)
+		return 0;
+	if (value)
+		*value = cache->slots[i].value;
+	return 1;
+}
+
+int fc_cache_lookup(struct fc_cache *cache, uint32_t key, uint32_t *value)
+{
+	int hit = fc_cache_peek(cache, key, value);
+
+	cache->stats.lookups++;
+	if (hit)
+		cache->stats.hits++;
+	else
+		cache->stats.misses++;
+	return hit;
+}
+
+/* Store into slot i; returns 1 (stored). */
+static int store(struct fc_cache *cache, uint32_t i, uint32_t key, uint32_t value)
+{
+	struct fc_cache_slot *s = &cache->slots[i];
+
+	if (s->key == FC_CACHE_EMPTY)
+		cache->used++;
+	else if (s->key != key)
+		cache->stats.evictions++;
+	s->key = key;
+	s->value = value;
+	return 1;
+}
+
+static int put(struct fc_cache *cache, uint32_t key, uint32_t value,
+	       enum fc_cache_prefill_mode mode)
+{
+	uint32_t i;
+
+	if (key == FC_CACHE_EMPTY)
+		return FC_EINVAL;
+	if (cache->policy == FC_CACHE_NONE)
+		return 0;
+	if (cache->policy == FC_CACHE_PROBE) {
+		i = probe_find(cache, key);
+		if (i == UINT32_MAX) {
+			cache->overflowed = true;
+			return FC_ENOSPC;
+		}
+	} else {
+		i = fc_cache_slot_of(cache, key);
+	}
+	if (mode == FC_CACHE_IF_EMPTY && cache->slots[i].key != FC_CACHE_EMPTY)
+		return 0;
+	return store(cache, i, key, value);
+}
+
+int fc_cache_fill(struct fc_cache *cache, uint32_t key, uint32_t value)
+{
+	int rc = put(cache, key, value, FC_CACHE_OVERWRITE);
+
+	if (rc > 0) {
+		cache->stats.fills++;
+		rc = 0;
+	}
+	return rc;
+}
+
+int fc_cache_prefill(struct fc_cache *cache, uint32_t key, uint32_t value,
+		     enum fc_cache_prefill_mode mode)
+{
+	int rc = put(cache, key, value, mode);
+
+	if (rc > 0)
+		cache->stats.prefills++;
+	return rc;
+}
+
+/*
+ * PROBE removal by backward shift: later members of the probe run move up
+ * into the hole when their home slot allows it, so no tombstones are needed.
+ */
+static void probe_remove(struct fc_cache *cache, uint32_t hole)
+{
+	uint32_t mask = cache->nslots - 1;
+	uint32_t i = hole;
+
+	for (;;) {
+		uint32_t home;
+
+		i = (i + 1) & mask;
+		if (cache->slots[i].key == FC_CACHE_EMPTY)
+			break;
+		home = fc_cache_slot_of(cache, cache->slots[i].key);
+		/* i may move to hole only if home is not in (hole, i], cyclically */
+		if (((i - home) & mask) >= ((i - hole) & mask)) {
+			cache->slots[hole] = cache->slots[i];
+			hole = i;
+		}
+	}
+	cache->slots[hole].key = FC_CACHE_EMPTY;
+	cache->slots[hole].value = 0;
+}
+
+int fc_cache_invalidate(struct fc_cache *cache, uint32_t key)
+{
+	uint32_t i = find_slot(cache, key);
+
+	if (i == UINT32_MAX)
+		return 0;
+	if (cache->policy == FC_CACHE_PROBE) {
+		probe_remove(cache, i);
+	} else {
+		cache->slots[i].key = FC_CACHE_EMPTY;
+		cache->slots[i].value = 0;
+	}
+	cache->used--;
+	cache->stats.invalidations++;
+	return 1;
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "fdtcache/flash.h"
+
+int fc_flash_geometry_check(const struct fc_flash_geometry *geo)
+{
+	if (!geo || !geo->size || !geo->erase_size || !fc_is_pow2(geo->write_size))
+		return FC_EINVAL;
+	if (geo->erase_size % geo->write_size || geo->size % geo->erase_size)
+		return FC_EINVAL;
+	return 0;
+}
+
+static bool in_bounds(const struct fc_flash *dev, uint32_t off, uint32_t len)
+{
+	return off <= dev->geo.size && len <= dev->geo.size - off;
+}
+
+int fc_flash_read(const struct fc_flash *dev, uint32_t off, void *buf, uint32_t len)
+{
+	if (!in_bounds(dev, off, len))
+		return FC_ERANGE;
+	return len ? dev->read(dev->ctx, off, buf, len) : 0;
+}
+
+int fc_flash_prog(const struct fc_flash *dev, uint32_t off, const void *buf, uint32_t len)
+{
+	if (!in_bounds(dev, off, len))
+		return FC_ERANGE;
+	if ((off | len) & (dev->geo.write_size - 1))
+		return FC_EALIGN;
+	return len ? dev->prog(dev->ctx, off, buf, len) : 0;
+}
+
+int fc_flash_erase(const struct fc_flash *dev, uint32_t off, uint32_t len)
+{
+	if (!in_bounds(dev, off, len))
+		return FC_ERANGE;
+	if (off % dev->geo.erase_size || len % dev->geo.erase_size)
+		return FC_EALIGN;
+	return len ? dev->erase(dev->ctx, off, len) : 0;
+}
+
+static int ram_read(void *ctx, uint32_t off, void *buf, uint32_t len)
+{
+	const struct fc_ram_flash *ram = ctx;
+
+	FC_MEMCPY(buf, ram->mem + off, len);
+	return 0;
+}
+
+static int ram_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
+{
+	struct fc_ram_flash *ram = ctx;
+
+	FC_MEMCPY(ram->mem + off, buf, len);
+	return 0;
+}
+
+static int ram_erase(void *ctx, uint32_t off, uint32_t len)
+{
+	struct fc_ram_flash *ram = ctx;
+
+	FC_MEMSET(ram->mem + off, ram->dev.geo.erase_value, len);
+	return 0;
+}
+
+int fc_ram_flash_init(struct fc_ram_flash *ram, const struct fc_flash_geometry *geo, void *mem)
+{
+	if (!ram || !mem || fc_flash_geometry_check(geo))
+		return FC_EINVAL;
+	ram->mem = mem;
+	ram->dev.geo = *geo;
+	ram->dev.read = ram_read;
+	ram->dev.prog = ram_prog;
+	ram->dev.erase = ram_erase;
+	ram->dev.ctx = ram;
+	return 0;
+}
+
+static int rom_read(void *ctx, uint32_t off, void *buf, uint32_t len)
+{
+	const struct fc_rom_flash *rom = ctx;
+
+	FC_MEMCPY(buf, rom->mem + off, len);
+	return 0;
+}
+
+static int rom_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
+{
+	return FC_EROFS;
+}
+
+static int rom_erase(void *ctx, uint32_t off, uint32_t len)
+{
+	return FC_EROFS;
+}
+
+int fc_rom_flash_init(struct fc_rom_flash *rom, const struct fc_flash_geometry *geo,
+		      const void *mem)
+{
+	if (!rom || !mem || fc_flash_geometry_check(geo))
+		return FC_EINVAL;
+	rom->mem = mem;
+	rom->dev.geo = *geo;
+	rom->dev.read = rom_read;
+	rom->dev.prog = rom_prog;
+	rom->dev.erase = rom_erase;
+	rom->dev.ctx = rom;
+	return 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * fc_env.h - portability layer of libcore.
+ *
+ * libcore is freestanding: it uses only <stddef.h>, <stdint.h>, <stdbool.h>,
+ * <string.h> and <limits.h>. A port that needs different hooks defines
+ * FC_CONFIG to the name of its own header (e.g. -DFC_CONFIG='"board_fc.h"');
+ * that header is included first and may define any FC_* hook below.
+ */
+#ifndef FDTCACHE_FC_ENV_H
+#define FDTCACHE_FC_ENV_H
+
+#ifdef FC_CONFIG
+#include FC_CONFIG
+#endif
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Internal consistency checks; a port may map this to its own assert. */
+#ifndef FC_ASSERT
+#define FC_ASSERT(cond) ((void)0)
+#endif
+
+/* Debug tracing, printf-style; compiled out unless a port provides it. */
+#ifndef FC_TRACE
+#define FC_TRACE(...) ((void)0)
+#endif
+
+#ifndef FC_MEMCPY
+#define FC_MEMCPY(d, s, n) memcpy((d), (s), (n))
+#endif
+#ifndef FC_MEMMOVE
+#define FC_MEMMOVE(d, s, n) memmove((d), (s), (n))
+#endif
+#ifndef FC_MEMSET
+#define FC_MEMSET(d, c, n) memset((d), (c), (n))
+#endif
+#ifndef FC_MEMCMP
+#define FC_MEMCMP(a, b, n) memcmp((a), (b), (n))
+#endif
+
+#define FC_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define FC_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define FC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Round x up to a multiple of align, which must be a power of two. */
+#define FC_ALIGN_UP(x, align) (((x) + ((align) - 1u)) & ~((align) - 1u))
+
+static inline bool fc_is_pow2(uint32_t x)
+{
+	return x != 0 && (x & (x - 1)) == 0;
+}
+
+/* On-media integers are little-endian and are never read through a cast. */
+static inline uint16_t fc_get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static inline uint32_t fc_get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+	       ((uint32_t)p[3] << 24);
+}
+
+static inline void fc_put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void fc_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+#endif /* FDTCACHE_FC_ENV_H */

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nvs.h - a Zephyr-compatible NVS engine (id-keyed values in NOR flash).
+ *
+ * Reads and writes Zephyr's on-flash format byte for byte: 8-byte ATEs
+ * (padded to the write block) growing down from the end of each sector, data
+ * growing up from its start, close and gc_done ATEs, optional CRC-32 after
+ * each value. All state lives in the caller's struct fc_nvs; the id index
+ * lives in caller slots.
+ *
+ * Addresses are (sector << 16) | offset within the sector, as in Zephyr.
+ */
+#ifndef FDTCACHE_NVS_H
+#define FDTCACHE_NVS_H
+
+#include "fc_env.h"
+#include "fc_err.h"
+#include "cache.h"
+#include "flash.h"
+
+#define FC_NVS_ATE_BYTES 8  /* ATE size before padding to the write block */
+#define FC_NVS_ADDR_SECTOR_SHIFT 16
+#define FC_NVS_ADDR_OFFSET_MASK 0xffffu
+
+/* How lookups find an id's newest ATE. */
+enum fc_nvs_lookup {
+	/* An exact id -> ATE map in the index slots (FC_CACHE_PROBE); with
+	 * enough slots no lookup, miss or free-space query reads flash. */
+	FC_NVS_LOOKUP_INDEX = 0,
+	/* Zephyr's algorithms, for comparisons: the slots act as Zephyr's
+	 * lookup cache (newest ATE of the ids hashing to a slot, walk from
+	 * there); free space is computed Zephyr's O(n^2) way. No slots:
+	 * Zephyr without CONFIG_NVS_LOOKUP_CACHE. */
+	FC_NVS_LOOKUP_ZEPHYR,
+};
+
+struct fc_nvs_config {
+	const struct fc_flash *flash; /* erase unit must divide sector_size */
+	uint32_t offset;              /* partition start in the device (erase-aligned) */
+	uint32_t sector_size;         /* bytes, a multiple of the erase unit, <= 65536 */
+	uint16_t sector_count;        /* >= 2 */
+	bool data_crc;                /* CRC-32 after each value (CONFIG_NVS_DATA_CRC) */
+	enum fc_nvs_lookup lookup;
+	struct fc_cache_slot *index_slots; /* may be NULL when index_slot_count is 0 */
+	uint32_t index_slot_count;         /* 0 or a power of two */
+};
+
+struct fc_nvs {
+	struct fc_nvs_config cfg;
+	bool mounted;
+	uint32_t ate_size;  /* ATE slot size: 8 rounded up to the write block */
+	uint32_t ate_wra;   /* where the next ATE goes */
+	uint32_t data_wra;  /* where the next data goes */
+	struct fc_cache index;
+};
+
+/*
+ * fc_nvs_mount - validate cfg, find the write position and recover from an
+ * interrupted write, GC or erase. Returns 0; FC_EINVAL for a bad
+ * configuration; FC_ECORRUPT for a partition that cannot be made sense of;
+ * or a flash error.
+ */
+int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg);
+
+/* fc_nvs_clear - erase every sector; the fs must be mounted again. */
+int fc_nvs_clear(struct fc_nvs *fs);
+
+/*
+ * fc_nvs_write - store len bytes under id. Returns len when written, 0 when
+ * the stored value is identical (nothing written); FC_ENOTMOUNTED;
+ * FC_ETOOBIG; FC_ENOSPC; or a flash error.
+ */
+int fc_nvs_write(struct fc_nvs *fs, uint16_t id, const void *data, size_t len);
+
+/* fc_nvs_delete - remove id. Returns 0 (also when absent) or an error. */
+int fc_nvs_delete(struct fc_nvs *fs, uint16_t id);
+
+/*
+ * fc_nvs_read - copy up to len bytes of id's value into data. Returns the
+ * stored length (may exceed len); FC_ENOENT; FC_EBADCRC; or an error.
+ */
+int fc_nvs_read(struct fc_nvs *fs, uint16_t id, void *data, size_t len);
+
+/* fc_nvs_read_hist - as fc_nvs_read for the cnt-th older value (0 = newest). */
+int fc_nvs_read_hist(struct fc_nvs *fs, uint16_t id, void *data, size_t len, uint16_t cnt);
+
+/* fc_nvs_calc_free_space - bytes still writable, as Zephyr computes it. */
+int fc_nvs_calc_free_space(struct fc_nvs *fs);
+
+/* fc_nvs_sector_max_data_size - largest value that fits in the open sector now. */
+int fc_nvs_sector_max_data_size(struct fc_nvs *fs);
+
+/* fc_nvs_sector_use_next - close the open sector and move to the next (runs GC). */
+int fc_nvs_sector_use_next(struct fc_nvs *fs);
+
+/* Read-only walk over a partition, for tools. */
+enum fc_nvs_sector_state {
+	FC_NVS_SECTOR_ERASED,  /* every byte is the erase value */
+	FC_NVS_SECTOR_OPEN,    /* written, close slot erased */
+	FC_NVS_SECTOR_CLOSED,  /* valid close ATE */
+	FC_NVS_SECTOR_CORRUPT, /* close slot neither erased nor a valid close ATE */
+};
+
+enum fc_nvs_ate_status {
+	FC_NVS_ATE_LIVE,       /* newest valid ATE of its id, with data */
+	FC_NVS_ATE_STALE,      /* a newer ATE of the same id exists */
+	FC_NVS_ATE_DELETED,    /* a delete ATE (len 0) */
+	FC_NVS_ATE_CRC_BAD,    /* crc8 mismatch */
+	FC_NVS_ATE_OUT_OF_BOUNDS, /* data outside the sector's data area */
+	FC_NVS_ATE_TORN,       /* partly written slot */
+	FC_NVS_ATE_CLOSE,
+	FC_NVS_ATE_GC_DONE,
+};
+
+struct fc_nvs_sector_info {
+	uint16_t sector;
+	uint16_t age;          /* 0 = oldest sector in write order */
+	enum fc_nvs_sector_state state;
+	bool gc_done;          /* carries a valid gc_done ATE */
+	uint32_t live, stale, deleted, bad; /* ATE counts */
+	uint32_t used_bytes;   /* data plus ATE slots in use */
+	uint32_t free_bytes;   /* between the data and ATE write positions */
+};
+
+struct fc_nvs_ate_info {
+	uint32_t addr;         /* where the ATE is */
+	uint16_t id;
+	uint16_t offset;       /* data offset within the sector */
+	uint16_t len;          /* as stored (includes the CRC-32 when on) */
+	uint8_t part;
+	uint8_t crc8;
+	enum fc_nvs_ate_status status;
+	bool data_crc_ok;      /* meaningful only with cfg->data_crc */
+};
+
+struct fc_nvs_walk_ops {
+	/* Either may be NULL; a non-zero return stops the walk and is returned. */
+	int (*sector)(void *ctx, const struct fc_nvs_sector_info *info);
+	int (*ate)(void *ctx, const struct fc_nvs_ate_info *info);
+};
+
+/*
+ * fc_nvs_walk - visit every sector (oldest first) and its ATEs (newest first
+ * within a sector) without writing. cfg->index_slots are used as scratch to
+ * tell live from stale. Returns 0, a callback's non-zero value, FC_EINVAL or
+ * a flash error.
+ */
+int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *ops, void *ctx);
+
+#endif /* FDTCACHE_NVS_H */
