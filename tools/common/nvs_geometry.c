@@ -89,6 +89,26 @@ static bool slot_valid(const uint8_t *slot, uint32_t ate_size, uint8_t ev)
 	return slot[6] == 0xff && nvs_ate_crc_ok(slot) && nvs_erased(slot + 8, ate_size - 8, ev);
 }
 
+void nvs_stack_foreach(const uint8_t *part, const struct nvs_geometry *g, nvs_slot_fn fn,
+		       void *ctx)
+{
+	struct nvs_raw_ate ate;
+	uint32_t s, p;
+
+	for (s = 0; s < g->sector_count; s++) {
+		const uint8_t *sec = part + (size_t)s * g->sector_size;
+
+		for (p = g->sector_size - 2 * g->ate_size;; p -= g->ate_size) {
+			if (nvs_erased(sec + p, g->ate_size, g->erase_value))
+				break;
+			nvs_ate_decode(sec + p, &ate);
+			fn(ctx, s, p, &ate, nvs_ate_crc_ok(sec + p));
+			if (p < g->ate_size)
+				break;
+		}
+	}
+}
+
 static bool close_valid(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t ev,
 			struct nvs_raw_ate *ate)
 {

@@ -82,6 +82,16 @@ struct nvs_geometry_report {
 int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometry_hint *hint,
 			struct nvs_geometry_report *rep, char *why, size_t why_len);
 
+/*
+ * nvs_stack_foreach - call fn for every non-erased slot on the ATE stacks of
+ * the partition at part: in each sector from the first ATE slot down to the
+ * first erased slot. crc_ok tells whether the slot's crc8 matches.
+ */
+typedef void (*nvs_slot_fn)(void *ctx, uint32_t sector, uint32_t slot,
+			    const struct nvs_raw_ate *ate, bool crc_ok);
+void nvs_stack_foreach(const uint8_t *part, const struct nvs_geometry *g, nvs_slot_fn fn,
+		       void *ctx);
+
 /* "given", "certain", "likely", "weak". */
 const char *nvs_confidence_name(enum nvs_confidence c);
 
