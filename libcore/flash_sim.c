@@ -193,17 +193,16 @@ static void prog_cut(struct fc_flash_sim *sim, uint32_t off, const uint8_t *data
 
 static bool is_erased(const struct fc_flash_sim *sim, uint32_t off, uint32_t len)
 {
-	uint32_t i;
+	const uint8_t *p = sim->mem + off;
 
-	for (i = 0; i < len; i++)
-		if (sim->mem[off + i] != sim->cfg.geo.erase_value)
-			return false;
-	return true;
+	/* Every byte equals the first, which is the erase value. */
+	return p[0] == sim->cfg.geo.erase_value && !FC_MEMCMP(p, p + 1, len - 1);
 }
 
 static int sim_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
 {
 	struct fc_flash_sim *sim = ctx;
+	bool erased;
 
 	if (!sim->powered)
 		return FC_EPOWER;
@@ -214,12 +213,17 @@ static int sim_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
 		prog_cut(sim, off, buf, len);
 		return FC_EPOWER;
 	}
-	if (!(sim->cfg.flags & FC_FLASH_SIM_AND) && !is_erased(sim, off, len))
+	erased = is_erased(sim, off, len);
+	if (!erased && !(sim->cfg.flags & FC_FLASH_SIM_AND))
 		return FC_ENOTERASED;
 	start_busy(sim, cost(&sim->cfg.timing.prog, off, len));
 	if (any_bad(sim, off, len, FC_FLASH_SIM_BAD_PROG))
 		return FC_EIO;
-	prog_bytes(sim, off, buf, len);
+	/* Programming erased cells stores the data as is. */
+	if (erased)
+		FC_MEMCPY(sim->mem + off, buf, len);
+	else
+		prog_bytes(sim, off, buf, len);
 	return 0;
 }
 

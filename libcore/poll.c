@@ -37,37 +37,38 @@ static int config_check(const struct fc_poll_config *cfg)
 	return FC_EINVAL;
 }
 
-/* How long to sleep before the next poll, given the time now. */
-static uint64_t next_sleep(const struct fc_poll_config *cfg, uint64_t interval, uint64_t now)
+/* How long to sleep before the next poll, given the time now and waited so far. */
+static uint64_t next_sleep(const struct fc_poll_config *cfg, uint64_t now, uint64_t waited)
 {
-	/* A scheduler tick ends on a tick boundary, whatever the phase of now. */
-	if (cfg->policy == FC_POLL_TICK)
-		return interval - now % interval;
-	return interval;
-}
-
-static uint64_t next_interval(const struct fc_poll_config *cfg, uint64_t interval)
-{
-	if (cfg->policy != FC_POLL_ADAPTIVE)
-		return interval;
-	interval += interval / 2;
-	return FC_MIN(interval, cfg->max_interval_ns);
+	switch (cfg->policy) {
+	case FC_POLL_TICK:
+		/* A scheduler tick ends on a tick boundary, whatever the phase of now. */
+		return cfg->interval_ns - now % cfg->interval_ns;
+	case FC_POLL_ADAPTIVE:
+		/*
+		 * Half the time waited: each poll comes 1.5x later than the last,
+		 * so the overshoot stays under half the wait and the polls grow
+		 * with its logarithm until the cap.
+		 */
+		return FC_MIN(FC_MAX(waited / 2, cfg->interval_ns), cfg->max_interval_ns);
+	default:
+		return cfg->interval_ns;
+	}
 }
 
 int fc_poll_wait(const struct fc_poll_config *cfg, const struct fc_clock *clk,
 		 fc_poll_ready_fn ready, void *ready_ctx, struct fc_poll_result *res)
 {
 	struct fc_poll_result r = { 0 };
-	uint64_t start, now, last_miss, ready_at, interval, sleep, deadline;
+	uint64_t start, now, last_miss, ready_at, sleep, deadline;
 	int rc;
 
 	if (!cfg || !clk || !ready || config_check(cfg))
 		return FC_EINVAL;
 	start = last_miss = now = clk->now(clk->ctx);
 	deadline = cfg->timeout_ns ? start + cfg->timeout_ns : UINT64_MAX;
-	interval = cfg->interval_ns;
 	for (;;) {
-		sleep = next_sleep(cfg, interval, now);
+		sleep = next_sleep(cfg, now, now - start);
 		if (sleep > deadline - now)
 			sleep = deadline - now;
 		clk->sleep(clk->ctx, sleep);
@@ -82,7 +83,6 @@ int fc_poll_wait(const struct fc_poll_config *cfg, const struct fc_clock *clk,
 			rc = FC_ETIMEDOUT;
 			break;
 		}
-		interval = next_interval(cfg, interval);
 	}
 	r.waited_ns = now - start;
 	if (rc > 0) {

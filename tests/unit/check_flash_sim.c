@@ -583,15 +583,15 @@ START_TEST(wait_policies_on_sim_clock)
 	ck_assert_uint_eq(sim.now_ns, 86000000);
 
 	/*
-	 * One word, 41 us. Adaptive intervals 1000, 1500, 2250, 3375, 5062, 7593,
-	 * 11389, 17083 ns poll at +1000, 2500, 4750, 8125, 13187, 20780, 32169,
-	 * 49252: the 8th poll sees it, 8,252 ns late.
+	 * One word, 41 us. Adaptive sleeps half the time waited, at least 1 us:
+	 * polls at +1000, 2000, 3000, 4500, 6750, 10125, 15187, 22780, 34170,
+	 * 51255: the 10th sees it, 10,255 ns late.
 	 */
 	fc_poll_config_init(&cfg, FC_POLL_ADAPTIVE);
 	ck_assert_int_eq(fc_flash_prog(&sim.dev, 0, zeros, 4), 0);
 	ck_assert_int_eq(fc_flash_sim_wait(&sim, &cfg, &res), 0);
-	ck_assert_uint_eq(res.polls, 8);
-	ck_assert_uint_eq(res.overshoot_ns, 8252);
+	ck_assert_uint_eq(res.polls, 10);
+	ck_assert_uint_eq(res.overshoot_ns, 10255);
 
 	/* spin every 1 us: 41 polls, on time */
 	fc_poll_config_init(&cfg, FC_POLL_SPIN);

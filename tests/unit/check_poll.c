@@ -120,15 +120,16 @@ START_TEST(adaptive_grows_to_cap)
 
 	fc_poll_config_init(&cfg, FC_POLL_ADAPTIVE);
 	/*
-	 * Intervals grow by half (integer): 1000 1500 2250 3375 5062 7593 11389
-	 * 17083 25624 38436 57654 86481 129721 194581 291871 437806 656709 985063,
-	 * summing to 2,953,198 ns; then the 1 ms cap polls at 3,953,198,
-	 * 4,953,198 and 5,953,198: 21 polls, the last 953,198 ns after ready.
+	 * Each sleep is half the time waited (at least 1 us, at most 1 ms): polls
+	 * at 1000 2000 3000 4500 6750 10125 15187 22780 34170 51255 76882 115323
+	 * 172984 259476 389214 583821 875731 1313596 1970394 (19 polls), then
+	 * 1 ms apart: 2955591 3955591 4955591 5955591: 23 polls, the last
+	 * 955,591 ns after ready.
 	 */
 	ck_assert_int_eq(wait(&f, &cfg, &res), 0);
-	ck_assert_uint_eq(res.polls, 21);
-	ck_assert_uint_eq(res.overshoot_ns, 953198);
-	ck_assert_uint_eq(res.waited_ns, 5953198);
+	ck_assert_uint_eq(res.polls, 23);
+	ck_assert_uint_eq(res.overshoot_ns, 955591);
+	ck_assert_uint_eq(res.waited_ns, 5955591);
 }
 END_TEST
 
@@ -139,10 +140,10 @@ START_TEST(overshoot_bound_without_ready_time)
 	struct fake f = { .ready_at = 3000 };
 
 	fc_poll_config_init(&cfg, FC_POLL_ADAPTIVE);
-	/* polls at 1000, 2500 (not ready), 4750 (ready): bounded by 4750 - 2500 */
+	/* polls at 1000, 2000 (not ready), 3000 (ready): bounded by 3000 - 2000 */
 	ck_assert_int_eq(wait(&f, &cfg, &res), 0);
 	ck_assert_uint_eq(res.polls, 3);
-	ck_assert_uint_eq(res.overshoot_ns, 2250);
+	ck_assert_uint_eq(res.overshoot_ns, 1000);
 	/* ready at the first poll: bounded by the start of the wait */
 	f.ready_at = 0;
 	f.now = 10000;
@@ -163,11 +164,11 @@ START_TEST(timeout_cuts_last_sleep)
 	struct fake f = { .ready_at = 1000000 };
 
 	fc_poll_config_init(&cfg, FC_POLL_ADAPTIVE);
-	cfg.timeout_ns = 3000;
-	/* sleeps 1000, 1500, then 500 (not 2250) to poll at the deadline */
+	cfg.timeout_ns = 4000;
+	/* polls at 1000, 2000, 3000, then sleeps 1000 (not 1500) to poll at the deadline */
 	ck_assert_int_eq(wait(&f, &cfg, &res), FC_ETIMEDOUT);
-	ck_assert_uint_eq(res.polls, 3);
-	ck_assert_uint_eq(res.waited_ns, 3000);
+	ck_assert_uint_eq(res.polls, 4);
+	ck_assert_uint_eq(res.waited_ns, 4000);
 	ck_assert_uint_eq(res.overshoot_ns, 0);
 	/* tick: a 1.5 ms timeout polls at 1 ms and at the 1.5 ms deadline */
 	fc_poll_config_init(&cfg, FC_POLL_TICK);

@@ -3,10 +3,15 @@
  * poll.h - wait until a condition holds, over a caller clock.
  *
  * Policies: spin (poll every interval), tick (sleep to the next tick
- * boundary, then poll: a scheduler tick) and adaptive (first poll after
- * interval, then the interval grows by 3/2 per poll up to a cap: the FreeBSD
- * nvme policy). Each policy sleeps before its first poll. A wait reports
+ * boundary, then poll: a scheduler tick) and adaptive (the FreeBSD nvme
+ * policy: first poll after interval, each later poll 1.5x as late as the
+ * one before, i.e. sleep half the time waited so far, at least interval and
+ * at most the cap). Each policy sleeps before its first poll. A wait reports
  * its polls and its overshoot: the time from ready to noticed.
+ *
+ * Adaptive with 1 us / 1 ms: polls at 1, 2, 3, 4.5, 6.75 ... us, reaching
+ * the 1 ms cap at 2 ms of waiting (20 polls). Overshoot is under half the
+ * wait (waits >= 2 us) and under 1 ms; polls <= 20 + wait / 1 ms.
  */
 #ifndef FDTCACHE_POLL_H
 #define FDTCACHE_POLL_H
@@ -29,7 +34,7 @@ enum fc_poll_policy {
 
 struct fc_poll_config {
 	enum fc_poll_policy policy;
-	uint64_t interval_ns;     /* spin: period; tick: tick length; adaptive: first interval */
+	uint64_t interval_ns;     /* spin: period; tick: tick length; adaptive: first and least interval */
 	uint64_t max_interval_ns; /* adaptive: cap of the interval */
 	uint64_t timeout_ns;      /* give up after this long; 0 = never */
 };
