@@ -163,9 +163,11 @@ static int dirty_end(const struct fc_nvs *fs, uint32_t addr, uint32_t len, uint3
 {
 	uint8_t buf[CHUNK];
 	uint32_t lo = offs(addr), hi = lo + len;
+	/* Zephyr mode reads in Zephyr's blocks, so its read counts are Zephyr's */
+	uint32_t unit = fs->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR ? BLOCK : CHUNK;
 
 	while (hi > lo) {
-		uint32_t n = FC_MIN(CHUNK, hi - lo);
+		uint32_t n = FC_MIN(unit, hi - lo);
 		int rc = flash_rd(fs, mkaddr(sect(addr), hi - n), buf, n);
 
 		if (rc)
@@ -544,13 +546,24 @@ static int sector_forget(struct fc_nvs *fs, uint32_t s)
 	return rc;
 }
 
+/* Erase a sector and check that it reads back erased (as Zephyr does). */
+static int erase_verified(const struct fc_nvs *fs, uint32_t s)
+{
+	uint32_t end;
+	int rc = fc_flash_erase(fs->cfg.flash, dev_off(fs, mkaddr(s, 0)), ssize(fs));
+
+	if (!rc)
+		rc = dirty_end(fs, mkaddr(s, 0), ssize(fs), &end);
+	if (!rc && end)
+		rc = FC_EIO;
+	return rc;
+}
+
 static int sector_erase(struct fc_nvs *fs, uint32_t s)
 {
 	int rc = sector_forget(fs, s);
 
-	if (rc)
-		return rc;
-	return fc_flash_erase(fs->cfg.flash, dev_off(fs, mkaddr(s, 0)), ssize(fs));
+	return rc ? rc : erase_verified(fs, s);
 }
 
 /* Copy a value of len bytes at src to data_wra in Zephyr's block steps. */
@@ -886,7 +899,7 @@ static int has_gc_done(const struct fc_nvs *fs)
 static int restart_write_sector(struct fc_nvs *fs)
 {
 	uint32_t ws = sect(fs->ate_wra);
-	int rc = fc_flash_erase(fs->cfg.flash, dev_off(fs, mkaddr(ws, 0)), ssize(fs));
+	int rc = erase_verified(fs, ws);
 
 	if (rc)
 		return rc;
