@@ -160,6 +160,26 @@ static gboolean parse_erase_value(struct inspect *in, int *ev)
 	return TRUE;
 }
 
+/* A given geometry that the image contradicts is worth a warning. */
+static void compare_with_detection(struct inspect *in, const struct nvs_geometry_hint *given)
+{
+	struct nvs_geometry_hint free_hint = *given;
+	struct nvs_geometry_report r;
+	const struct nvs_geometry *g = &in->geo.geo;
+
+	free_hint.sector_size = free_hint.sector_count = free_hint.write_block = 0;
+	if (nvs_geometry_detect(in->file, in->file_len, &free_hint, &r, NULL, 0) < 0 ||
+	    r.sector_conf != NVS_CONF_CERTAIN)
+		return;
+	if (r.geo.sector_size != g->sector_size || r.geo.ate_size != g->ate_size ||
+	    (r.wb_conf == NVS_CONF_CERTAIN && r.geo.write_block != g->write_block))
+		verdict(in, SEV_WARNING, "geometry-mismatch", -1, -1,
+			"the image looks like %u-byte sectors with %u-byte ATE slots and write "
+			"block %u (detected, %s), not the %u-byte sectors, write block %u given",
+			r.geo.sector_size, r.geo.ate_size, r.geo.write_block,
+			nvs_confidence_name(r.sector_conf), g->sector_size, g->write_block);
+}
+
 static int load_geometry(struct inspect *in)
 {
 	struct nvs_geometry_hint hint = { 0, 0, 0, 0, -1 };
@@ -175,6 +195,8 @@ static int load_geometry(struct inspect *in)
 		return -1;
 	}
 	in->detected = !(hint.sector_size && hint.sector_count && hint.write_block);
+	if (hint.sector_size || hint.write_block)
+		compare_with_detection(in, &hint);
 	return 0;
 }
 
@@ -751,7 +773,8 @@ static void check_sectors(struct inspect *in)
 			"all %u sectors are closed: Zephyr's mount fails (-EDEADLK)", n);
 		return;
 	}
-	if (open >= 0) {
+	if (open >= 0 && g_array_index(in->sectors, struct fc_nvs_sector_info, open).state !=
+				 FC_NVS_SECTOR_CORRUPT) {
 		uint32_t next = ((uint32_t)open + 1) % n;
 		const struct fc_nvs_sector_info *o = &g_array_index(in->sectors,
 								    struct fc_nvs_sector_info, open);
