@@ -22,6 +22,7 @@
 #define MAX_IDS 0x10000u
 #define HEX_PREVIEW 32 /* value bytes shown per line in tables */
 #define ZEPHYR_FREE_MAX_ATES 4096u /* Zephyr's free space count is O(n^2) */
+#define CRC_VOTES 1024u /* values sampled by --data-crc auto */
 
 enum severity { SEV_ERROR, SEV_WARNING, SEV_INFO };
 
@@ -71,13 +72,16 @@ struct options {
 struct inspect {
 	struct options opt;
 	const char *path;
-	uint8_t *file;
+	GMappedFile *map;     /* the dump, read-only */
+	GMappedFile *map_rw;  /* the dump again, private copy-on-write: the mount's copy */
+	const uint8_t *file;
 	gsize file_len;
 	struct nvs_geometry_report geo;
 	bool detected;
 
-	uint8_t *part;        /* partition bytes as found (read-only device) */
+	const uint8_t *part;  /* partition bytes as found (read-only device) */
 	size_t part_len;
+	uint8_t *padded;      /* part and copy of a short dump, padded with erased bytes */
 	struct fc_rom_flash rom;
 	struct fc_flash_geometry fgeo;
 	struct fc_cache_slot *scratch;
@@ -100,6 +104,7 @@ struct inspect {
 	int free_space;       /* exact, from the index */
 	int zephyr_free;      /* Zephyr's own count; < 0 when not computed */
 	uint32_t stack_ates;  /* valid ATEs on the stacks of the dump */
+	uint8_t ids[MAX_IDS / 8]; /* ids of those ATEs: the candidates of --live */
 	GPtrArray *actions;   /* char *: what the mount changed */
 
 	GArray *live;         /* struct live_entry */
@@ -207,10 +212,17 @@ static int build_partition(struct inspect *in)
 	size_t have = in->file_len - g->offset;
 
 	in->part_len = (size_t)g->sector_count * g->sector_size;
-	in->part = g_malloc(in->part_len);
-	memcpy(in->part, in->file + g->offset, MIN(have, in->part_len));
-	if (have < in->part_len)
-		memset(in->part + have, g->erase_value, in->part_len - have);
+	if (have >= in->part_len) {
+		in->part = in->file + g->offset;
+		in->copy = (uint8_t *)g_mapped_file_get_contents(in->map_rw) + g->offset;
+	} else {
+		in->padded = g_malloc(2 * in->part_len);
+		memcpy(in->padded, in->file + g->offset, have);
+		memset(in->padded + have, g->erase_value, in->part_len - have);
+		memcpy(in->padded + in->part_len, in->padded, in->part_len);
+		in->part = in->padded;
+		in->copy = in->padded + in->part_len;
+	}
 	in->fgeo.size = (uint32_t)in->part_len;
 	in->fgeo.erase_size = g->sector_size;
 	in->fgeo.write_size = g->write_block;
@@ -249,6 +261,13 @@ static bool is_record(const struct fc_nvs_ate_info *a)
 	return a->status == FC_NVS_ATE_LIVE || a->status == FC_NVS_ATE_STALE;
 }
 
+/* crc8 and bounds good: an ATE a mount takes into account */
+static bool ate_valid(const struct fc_nvs_ate_info *a)
+{
+	return is_record(a) || a->status == FC_NVS_ATE_DELETED || a->status == FC_NVS_ATE_CLOSE ||
+	       a->status == FC_NVS_ATE_GC_DONE;
+}
+
 /* 1 when the value ends with the CRC-32 of the bytes before it, 0 if not, -1 n/a. */
 static int value_crc_state(const struct inspect *in, const struct fc_nvs_ate_info *a)
 {
@@ -257,6 +276,36 @@ static int value_crc_state(const struct inspect *in, const struct fc_nvs_ate_inf
 	if (!is_record(a) || a->len < 4 || (uint32_t)a->offset + a->len > in->geo.geo.sector_size)
 		return -1;
 	return fc_crc32_ieee(d, a->len - 4u) == fc_get_le32(d + a->len - 4);
+}
+
+/*
+ * Every valid ATE of the dump counts, names a --live candidate id, and up to
+ * CRC_VOTES values vote on --data-crc auto.
+ */
+static void note_ate(struct inspect *in, uint32_t sector, uint32_t slot, uint16_t id,
+		     uint16_t offset, uint16_t len)
+{
+	const uint8_t *d = sector_bytes(in, sector) + offset;
+
+	in->stack_ates++;
+	if (id == NVS_SPECIAL_ID)
+		return;
+	in->ids[id / 8] |= (uint8_t)(1u << (id % 8));
+	if (len == 0 || (uint32_t)offset + len > slot || in->crc_checked >= CRC_VOTES)
+		return;
+	in->crc_checked++;
+	if (len < 4)
+		in->crc_short++;
+	else
+		in->crc_matched += fc_crc32_ieee(d, len - 4u) == fc_get_le32(d + len - 4);
+}
+
+/* The same from the raw stacks, when the walk refuses the partition. */
+static void note_slot(void *ctx, uint32_t sector, uint32_t slot, const struct nvs_raw_ate *a,
+		      bool crc_ok)
+{
+	if (crc_ok)
+		note_ate(ctx, sector, slot, a->id, a->offset, a->len);
 }
 
 static int walk_sector_cb(void *ctx, const struct fc_nvs_sector_info *info)
@@ -271,27 +320,16 @@ static int walk_sector_cb(void *ctx, const struct fc_nvs_sector_info *info)
 static int walk_ate_cb(void *ctx, const struct fc_nvs_ate_info *info)
 {
 	struct inspect *in = ctx;
-	struct ate_rec r = { *info, in->ates->len, value_crc_state(in, info) };
+	struct ate_rec r = { *info, in->ates->len, 0 };
 
-	if (in->keep_ates)
+	if (ate_valid(info))
+		note_ate(in, addr_sector(info->addr), addr_offset(info->addr), info->id,
+			 info->offset, info->len);
+	if (in->keep_ates) {
+		r.data_crc = value_crc_state(in, info);
 		g_array_append_val(in->ates, r);
+	}
 	return 0;
-}
-
-/* One vote per valid ATE with a value in its sector's data area. */
-static void crc_vote(void *ctx, uint32_t sector, uint32_t slot, const struct nvs_raw_ate *a,
-		     bool crc_ok)
-{
-	struct inspect *in = ctx;
-	const uint8_t *d = sector_bytes(in, sector) + a->offset;
-
-	if (!crc_ok || a->id == NVS_SPECIAL_ID || a->len == 0 || (uint32_t)a->offset + a->len > slot)
-		return;
-	in->crc_checked++;
-	if (a->len < 4)
-		in->crc_short++;
-	else
-		in->crc_matched += fc_crc32_ieee(d, a->len - 4u) == fc_get_le32(d + a->len - 4);
 }
 
 /* Sector states from the raw bytes, when the walk refuses the partition. */
@@ -336,6 +374,9 @@ static void walk_dump(struct inspect *in)
 			"close slots alone",
 			fc_strerror(rc));
 		g_array_set_size(in->ates, 0);
+		memset(in->ids, 0, sizeof(in->ids));
+		in->stack_ates = in->crc_checked = in->crc_matched = in->crc_short = 0;
+		nvs_stack_foreach(in->part, &in->geo.geo, note_slot, in);
 		raw_sector_states(in);
 	}
 }
@@ -352,7 +393,6 @@ static int decide_data_crc(struct inspect *in)
 	}
 	if (strcmp(mode, "auto"))
 		return -1;
-	nvs_stack_foreach(in->part, &in->geo.geo, crc_vote, in);
 	if (in->crc_checked == 0) {
 		in->data_crc = false;
 		g_snprintf(in->crc_reason, sizeof(in->crc_reason),
@@ -365,7 +405,8 @@ static int decide_data_crc(struct inspect *in)
 	} else {
 		in->data_crc = in->crc_matched * 2 > in->crc_checked;
 		g_snprintf(in->crc_reason, sizeof(in->crc_reason),
-			   "auto: %s (%u of %u stored values end with the CRC-32 of their bytes)",
+			   "auto: %s (%u of %u stored values sampled end with the CRC-32 of their "
+			   "bytes)",
 			   in->data_crc ? "on" : "off", in->crc_matched, in->crc_checked);
 	}
 	return 0;
@@ -381,6 +422,8 @@ static void describe_change(struct inspect *in, uint32_t s)
 	uint8_t ev = in->geo.geo.erase_value;
 	bool erased = false;
 
+	if (memcmp(a, b, ss) == 0)
+		return;
 	for (i = 0; i < ss; i++) {
 		if (a[i] == b[i])
 			continue;
@@ -405,14 +448,6 @@ static void describe_change(struct inspect *in, uint32_t s)
 						s, first, last));
 }
 
-static void count_ate(void *ctx, uint32_t sector, uint32_t slot, const struct nvs_raw_ate *a,
-		      bool crc_ok)
-{
-	struct inspect *in = ctx;
-
-	in->stack_ates += crc_ok;
-}
-
 /*
  * Free space as Zephyr itself reports it: its O(n^2) count skips a live
  * entry whose id a later torn ATE carries, so it can differ from the exact
@@ -426,7 +461,6 @@ static void zephyr_free_space(struct inspect *in)
 	struct fc_nvs_config cfg;
 
 	in->zephyr_free = -1;
-	nvs_stack_foreach(in->part, &in->geo.geo, count_ate, in);
 	if (in->stack_ates > ZEPHYR_FREE_MAX_ATES)
 		return;
 	mem = g_memdup2(in->part, in->part_len);
@@ -444,7 +478,6 @@ static void mount_copy(struct inspect *in)
 	struct fc_nvs_config cfg;
 	uint32_t s;
 
-	in->copy = g_memdup2(in->part, in->part_len);
 	fc_ram_flash_init(&in->ram, &in->fgeo, in->copy);
 	cfg = nvs_config(in, &in->ram.dev, in->index);
 	in->mount_rc = fc_nvs_mount(&in->fs, &cfg);
@@ -461,28 +494,18 @@ static void mount_copy(struct inspect *in)
 
 /* ---- what a mount reads back ---- */
 
-static void mark_id(void *ctx, uint32_t sector, uint32_t slot, const struct nvs_raw_ate *a,
-		    bool crc_ok)
-{
-	uint8_t *ids = ctx;
-
-	if (crc_ok && a->id != NVS_SPECIAL_ID)
-		ids[a->id / 8] |= (uint8_t)(1u << (a->id % 8));
-}
-
 static void read_live(struct inspect *in)
 {
-	uint8_t *ids = g_malloc0(MAX_IDS / 8);
 	uint8_t *buf = g_malloc(in->geo.geo.sector_size);
 	uint32_t id;
 	int rc;
 
-	/* Candidates: every id with an ATE the mount kept; reads decide. */
-	nvs_stack_foreach(in->copy, &in->geo.geo, mark_id, ids);
+	/* Candidates: every id with a valid ATE in the dump (a mount only
+	 * drops ATEs or copies them); the reads decide. */
 	for (id = 0; id < NVS_SPECIAL_ID; id++) {
 		struct live_entry e = { (uint16_t)id, 0, NULL };
 
-		if (!(ids[id / 8] & (1u << (id % 8))))
+		if (!(in->ids[id / 8] & (1u << (id % 8))))
 			continue;
 		rc = fc_nvs_read(&in->fs, (uint16_t)id, buf, in->geo.geo.sector_size);
 		if (rc == FC_ENOENT)
@@ -496,7 +519,6 @@ static void read_live(struct inspect *in)
 		g_array_append_val(in->live, e);
 	}
 	g_free(buf);
-	g_free(ids);
 }
 
 /* ---- settings ---- */
@@ -1591,9 +1613,11 @@ static void free_inspect(struct inspect *in)
 	g_ptr_array_free(in->actions, TRUE);
 	g_free(in->scratch);
 	g_free(in->index);
-	g_free(in->part);
-	g_free(in->copy);
-	g_free(in->file);
+	g_free(in->padded);
+	if (in->map)
+		g_mapped_file_unref(in->map);
+	if (in->map_rw)
+		g_mapped_file_unref(in->map_rw);
 	g_free(in->opt.erase_value);
 	g_free(in->opt.data_crc);
 	g_free(in->opt.format);
@@ -1605,9 +1629,20 @@ static int inspect(struct inspect *in, int history_id)
 	GError *err = NULL;
 	const struct options *o = &in->opt;
 
-	if (!g_file_get_contents(in->path, (gchar **)&in->file, &in->file_len, &err)) {
+	/* Mapped, never read into a buffer: the private writable mapping is
+	 * the mount's copy, and its writes never reach the file. */
+	in->map = g_mapped_file_new(in->path, FALSE, &err);
+	if (in->map)
+		in->map_rw = g_mapped_file_new(in->path, TRUE, &err);
+	if (!in->map_rw) {
 		g_printerr("nvs-inspect: %s\n", err->message);
 		g_error_free(err);
+		return 1;
+	}
+	in->file = (const uint8_t *)g_mapped_file_get_contents(in->map);
+	in->file_len = g_mapped_file_get_length(in->map);
+	if (in->file_len == 0) {
+		g_printerr("nvs-inspect: %s: the file is empty\n", in->path);
 		return 1;
 	}
 	if (load_geometry(in) < 0 || build_partition(in) < 0)
