@@ -10,7 +10,8 @@
 #include "fdtcache/crc.h"
 
 #define NAME_BUF (FC_SETTINGS_NAME_MAX + 1)
-#define ID_END (FC_SETTINGS_ID_NAME_LAST + 1u) /* 0xc000: no name id left */
+/* Zephyr stops at 0xc000; 0xbfff is lost too, its value id 0xffff being nvs's own. */
+#define ID_END FC_SETTINGS_ID_NAME_LAST
 #define HOLE 0u                                /* INDEX: no name at this id */
 
 /* Where a name lives, or where a new one would go. */

@@ -133,7 +133,8 @@ int fc_settings_get(struct fc_settings *s, const char *name, void *buf, size_t l
  * fc_settings_save - store len bytes under name; len 0 deletes, as in
  * Zephyr. A new name takes the lowest free id known (ours, or Zephyr's
  * scan), else last_name_id + 1. Returns 0; FC_ENAME; FC_ENOSPC when no name
- * id is left or the nvs is full; FC_ETOOBIG; or an nvs error.
+ * id is left (the last usable one is 0xbffe: nvs reserves 0xffff, the value
+ * id of 0xbfff) or the nvs is full; FC_ETOOBIG; or an nvs error.
  */
 int fc_settings_save(struct fc_settings *s, const char *name, const void *value, size_t len);
 
