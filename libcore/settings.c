@@ -295,9 +295,13 @@ static int zephyr_find(struct fc_settings *s, const char *name, size_t len, uint
 		if (rc < 0 || lu->found)
 			return rc;
 	}
-	/* PR #69103: after a load, a ring that never overflowed holds every name. */
+	/*
+	 * PR #69103: after a load, a ring that never overflowed holds every
+	 * name. "<=": Zephyr's reference figures show it skips the scan for
+	 * ring size + 1 new names.
+	 */
 	if (mode == FC_SETTINGS_CACHE_ZEPHYR_RING_FIX && s->ready &&
-	    s->ring_total < ring_entries(s))
+	    s->ring_total <= ring_entries(s))
 		return 0;
 	return scan_ids(s, FC_SETTINGS_ID_NAME_FIRST, name, len, lu);
 }
@@ -353,11 +357,12 @@ int fc_settings_delete(struct fc_settings *s, const char *name)
 }
 
 static int save_new(struct fc_settings *s, const char *name, size_t len, uint16_t hash,
-		    const void *value, size_t vlen, const struct lookup *lu)
+		    const void *value, size_t vlen, struct lookup *lu)
 {
 	uint16_t id = lu->free_id ? lu->free_id : (uint16_t)(s->last_name_id + 1u);
 	int rc;
 
+	lu->id = id;
 	if (id >= ID_END)
 		return FC_ENOSPC;
 	if (id > s->last_name_id) {
@@ -373,8 +378,6 @@ static int save_new(struct fc_settings *s, const char *name, size_t len, uint16_
 		return rc;
 	if (s->cfg.cache_mode == FC_SETTINGS_CACHE_INDEX)
 		index_set(s, id, index_key(hash));
-	else
-		zephyr_added(s, hash, id);
 	return 0;
 }
 
@@ -393,10 +396,17 @@ int fc_settings_save(struct fc_settings *s, const char *name, const void *value,
 	rc = find_name(s, name, (size_t)nlen, hash, &lu);
 	if (rc < 0)
 		return rc;
-	if (!lu.found)
-		return save_new(s, name, (size_t)nlen, hash, value, len, &lu);
-	rc = fc_nvs_write(s->cfg.fs, (uint16_t)(lu.id + FC_SETTINGS_VALUE_OFFSET), value, len);
-	return rc < 0 ? rc : 0;
+	if (!lu.found) {
+		rc = save_new(s, name, (size_t)nlen, hash, value, len, &lu);
+	} else {
+		rc = fc_nvs_write(s->cfg.fs, (uint16_t)(lu.id + FC_SETTINGS_VALUE_OFFSET), value, len);
+	}
+	if (rc < 0)
+		return rc;
+	/* Zephyr puts every saved name it did not find in the ring into it. */
+	if (s->cfg.cache_mode >= FC_SETTINGS_CACHE_ZEPHYR_RING && !lu.cached)
+		zephyr_added(s, hash, lu.id);
+	return 0;
 }
 
 int fc_settings_get(struct fc_settings *s, const char *name, void *buf, size_t len)

@@ -778,9 +778,9 @@ START_TEST(zephyr_modes_scan_as_zephyr)
 	ck_assert_str_eq(got, "");
 	g_free(got);
 	memset(&s.stats, 0, sizeof(s.stats));
-	save_n(&s, 100, 4);
+	save_n(&s, 100, 5);
 	ck_assert_uint_eq(s.stats.scan_reads, 0);
-	save_n(&s, 104, 1); /* the ring overflowed: scan again */
+	save_n(&s, 105, 1); /* the ring overflowed: scan again */
 	ck_assert_uint_eq(s.stats.scans, 1);
 	g_free(p);
 }
