@@ -316,13 +316,21 @@ static void zephyr_added(struct fc_settings *s, uint16_t hash, uint16_t id)
 
 /* ---- save / get / delete ------------------------------------------------ */
 
-static int find_name(struct fc_settings *s, const char *name, size_t len, uint16_t hash,
-		     struct lookup *lu)
+/* Validates name and looks it up. Returns its length, or an error. */
+static int find_name(struct fc_settings *s, const char *name, uint16_t *hash, struct lookup *lu)
 {
+	int len = fc_settings_name_len(name);
+	int rc;
+
+	if (len < 0)
+		return len;
+	*hash = name_hash(name, (size_t)len);
 	FC_MEMSET(lu, 0, sizeof(*lu));
 	if (s->cfg.cache_mode == FC_SETTINGS_CACHE_INDEX)
-		return index_find(s, name, len, hash, lu);
-	return zephyr_find(s, name, len, hash, lu);
+		rc = index_find(s, name, (size_t)len, *hash, lu);
+	else
+		rc = zephyr_find(s, name, (size_t)len, *hash, lu);
+	return rc < 0 ? rc : len;
 }
 
 static int delete_pair(struct fc_settings *s, uint16_t id)
@@ -339,15 +347,12 @@ static int delete_pair(struct fc_settings *s, uint16_t id)
 
 int fc_settings_delete(struct fc_settings *s, const char *name)
 {
-	int len = fc_settings_name_len(name);
 	struct lookup lu;
-	int rc;
+	uint16_t hash;
+	int rc = find_name(s, name, &hash, &lu);
 
-	if (len < 0)
-		return len;
-	rc = find_name(s, name, (size_t)len, name_hash(name, (size_t)len), &lu);
 	if (rc < 0 || !lu.found)
-		return rc;
+		return rc < 0 ? rc : 0;
 	rc = delete_pair(s, lu.id);
 	if (rc < 0)
 		return rc;
@@ -383,21 +388,17 @@ static int save_new(struct fc_settings *s, const char *name, size_t len, uint16_
 
 int fc_settings_save(struct fc_settings *s, const char *name, const void *value, size_t len)
 {
-	int nlen = fc_settings_name_len(name);
 	struct lookup lu;
 	uint16_t hash;
 	int rc;
 
-	if (nlen < 0)
-		return nlen;
 	if (len == 0 || !value)
 		return fc_settings_delete(s, name);
-	hash = name_hash(name, (size_t)nlen);
-	rc = find_name(s, name, (size_t)nlen, hash, &lu);
+	rc = find_name(s, name, &hash, &lu);
 	if (rc < 0)
 		return rc;
 	if (!lu.found) {
-		rc = save_new(s, name, (size_t)nlen, hash, value, len, &lu);
+		rc = save_new(s, name, (size_t)rc, hash, value, len, &lu);
 	} else {
 		rc = fc_nvs_write(s->cfg.fs, (uint16_t)(lu.id + FC_SETTINGS_VALUE_OFFSET), value, len);
 	}
@@ -411,13 +412,10 @@ int fc_settings_save(struct fc_settings *s, const char *name, const void *value,
 
 int fc_settings_get(struct fc_settings *s, const char *name, void *buf, size_t len)
 {
-	int nlen = fc_settings_name_len(name);
 	struct lookup lu;
-	int rc;
+	uint16_t hash;
+	int rc = find_name(s, name, &hash, &lu);
 
-	if (nlen < 0)
-		return nlen;
-	rc = find_name(s, name, (size_t)nlen, name_hash(name, (size_t)nlen), &lu);
 	if (rc < 0)
 		return rc;
 	if (!lu.found)
