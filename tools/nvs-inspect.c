@@ -1197,7 +1197,7 @@ static void table_check(const struct inspect *in)
 			printf("image offset 0x%lx: ", v->offset);
 		printf("%s\n", v->message);
 	}
-	printf("%d errors, %d warnings\n", in->errors, in->warnings);
+	printf("%s: %d errors, %d warnings\n", in->path, in->errors, in->warnings);
 }
 
 /* ---- JSON (schema in README.md, "nvs-inspect JSON") ---- */
