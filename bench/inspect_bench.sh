@@ -6,7 +6,7 @@
 set -eu
 mk=bench/inspect_mkimage
 tool=tools/nvs-inspect
-runs=3
+runs=5
 # time the program, not libtool's uninstalled-program wrapper script
 if [ -x tools/.libs/nvs-inspect ]; then
 	tool=tools/.libs/nvs-inspect
@@ -45,6 +45,7 @@ geo="--sector-size 65536 --sectors 1024 --write-block 4"
 geo16="--sector-size 65536 --sectors 256 --write-block 4"
 
 echo "nvs-inspect on bench/inspect-64m.bin (1,024 x 64 KiB, engine-written), best of $runs"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) on $(nproc 2>/dev/null || echo '?') CPUs"
 best catimg bench/inspect-64m.bin; cat64=$best
 best "$tool" bench/inspect-64m.bin; auto64=$best
 # shellcheck disable=SC2086

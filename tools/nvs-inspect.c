@@ -40,7 +40,6 @@ struct verdict {
 struct ate_rec {
 	struct fc_nvs_ate_info info;
 	uint32_t seq;       /* walk order */
-	int data_crc;       /* 1 ok, 0 mismatch, -1 not applicable */
 };
 
 struct live_entry {
@@ -268,12 +267,15 @@ static bool ate_valid(const struct fc_nvs_ate_info *a)
 	       a->status == FC_NVS_ATE_GC_DONE;
 }
 
-/* 1 when the value ends with the CRC-32 of the bytes before it, 0 if not, -1 n/a. */
+/*
+ * With data CRC on: 1 when the value ends with the CRC-32 of the bytes before
+ * it, 0 if not; -1 when that does not apply (CRC off, no value).
+ */
 static int value_crc_state(const struct inspect *in, const struct fc_nvs_ate_info *a)
 {
 	const uint8_t *d = sector_bytes(in, addr_sector(a->addr)) + a->offset;
 
-	if (!is_record(a) || a->len < 4 || (uint32_t)a->offset + a->len > in->geo.geo.sector_size)
+	if (!in->data_crc || !is_record(a) || a->len < 4 || (uint32_t)a->offset + a->len > in->geo.geo.sector_size)
 		return -1;
 	return fc_crc32_ieee(d, a->len - 4u) == fc_get_le32(d + a->len - 4);
 }
@@ -320,15 +322,13 @@ static int walk_sector_cb(void *ctx, const struct fc_nvs_sector_info *info)
 static int walk_ate_cb(void *ctx, const struct fc_nvs_ate_info *info)
 {
 	struct inspect *in = ctx;
-	struct ate_rec r = { *info, in->ates->len, 0 };
+	struct ate_rec r = { *info, in->ates->len };
 
 	if (ate_valid(info))
 		note_ate(in, addr_sector(info->addr), addr_offset(info->addr), info->id,
 			 info->offset, info->len);
-	if (in->keep_ates) {
-		r.data_crc = value_crc_state(in, info);
+	if (in->keep_ates)
 		g_array_append_val(in->ates, r);
-	}
 	return 0;
 }
 
@@ -636,7 +636,7 @@ static void check_ate(struct inspect *in, const struct ate_rec *r)
 	default:
 		break;
 	}
-	if (in->data_crc && r->data_crc == 0)
+	if (value_crc_state(in, a) == 0)
 		verdict(in, SEV_ERROR, "data-crc", (int)s, a->offset,
 			"data of id 0x%04x (ATE at 0x%04x, %s) fails its CRC-32", a->id, off,
 			a->status == FC_NVS_ATE_LIVE ? "live" : "stale");
@@ -1106,7 +1106,7 @@ static void table_ates(const struct inspect *in)
 		printf("%-9s 0x%04x 0x%04x %-5u 0x%02x 0x%02x %-13s %s%s%s\n", addr, r->info.id,
 		       r->info.offset, r->info.len, r->info.part, r->info.crc8,
 		       ate_status_name(r->info.status), hex ? hex : "", n > HEX_PREVIEW ? "..." : "",
-		       in->data_crc && r->data_crc == 0 ? " (data crc bad)" : "");
+		       value_crc_state(in, &r->info) == 0 ? " (data crc bad)" : "");
 		g_free(addr);
 		g_free(hex);
 		if (d)
@@ -1340,6 +1340,7 @@ static void json_live(JsonBuilder *b, const struct inspect *in)
 static void json_ate(JsonBuilder *b, const struct inspect *in, const struct ate_rec *r)
 {
 	GBytes *d = ate_data(in, &r->info);
+	int crc;
 
 	json_builder_begin_object(b);
 	json_addr(b, "addr", r->info.addr);
@@ -1352,8 +1353,8 @@ static void json_ate(JsonBuilder *b, const struct inspect *in, const struct ate_
 	json_int(b, "crc8", r->info.crc8);
 	json_str(b, "status", ate_status_name(r->info.status));
 	json_hex(b, "data", d);
-	json_str(b, "data_crc", r->data_crc < 0 || !in->data_crc ? NULL
-				: r->data_crc ? "ok" : "bad");
+	crc = value_crc_state(in, &r->info);
+	json_str(b, "data_crc", crc < 0 ? NULL : crc ? "ok" : "bad");
 	json_builder_end_object(b);
 	if (d)
 		g_bytes_unref(d);

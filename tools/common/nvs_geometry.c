@@ -20,7 +20,7 @@
 #define MIN_SECTOR 256u
 #define MAX_SECTOR 65536u
 #define MAX_SECTORS 65535u
-#define REGIONS 16u      /* 64 KiB regions of a large image that are scored */
+#define REGIONS 8u       /* 64 KiB regions of a large image that are scored */
 #define BAD_RUN_STOP 4u  /* consecutive unreadable slots that end a stack */
 #define WB_MAX_SHIFT 3u  /* write blocks 1..8 share the 8-byte ATE slot */
 
