@@ -1530,8 +1530,10 @@ static int parse_id(const char *s)
 
 static int usage_error(GOptionContext *ctx, const char *msg)
 {
-	g_printerr("nvs-inspect: %s\n", msg);
-	g_printerr("%s", g_option_context_get_help(ctx, TRUE, NULL));
+	char *help = g_option_context_get_help(ctx, TRUE, NULL);
+
+	g_printerr("nvs-inspect: %s\n%s", msg, help);
+	g_free(help);
 	return 2;
 }
 

@@ -85,6 +85,15 @@ for ss in 1024 4096 8192; do
 	[ "$rc" -le 1 ] || bad "random bytes with $ss-byte sectors: exit $rc"
 done
 
+# every sector closed (a close ATE pointing at slot 0x0ff0 ends both sectors)
+"$damage" fill "$tmp/closed.bin" 8192 255
+for end in 4088 8184; do
+	printf '\377\377\360\017\000\000\377\207' | dd of="$tmp/closed.bin" bs=1 seek=$end conv=notrunc 2> /dev/null
+done
+run 1 "$tmp/closed.bin" $all --sector-size 4096 --write-block 4
+has '^error +all-closed +all 2 sectors are closed'
+has '^error +mount-fails '
+
 # 5. wrong geometry given for a good image
 run 0 "$vec/nvs_rpl_2pass.bin" $all --sector-size 2048 --write-block 4
 has '^warning +geometry-mismatch +.*4096-byte sectors'
