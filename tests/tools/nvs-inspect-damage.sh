@@ -49,6 +49,14 @@ run 1 "$tmp/ate.bin" $all
 has '^error +ate-crc +sector 0 offset 0x0f00: '
 has '^unverified ate-crc-bad at 0:0x0f00: id=0x'
 
+# an orphan setting: the ATE of the name at id 0x8005 is damaged, its value is left
+cp "$vec/settings_rpl.bin" "$tmp/orphan.bin"
+"$damage" flip "$tmp/orphan.bin" 0x0f78 0
+run 1 "$tmp/orphan.bin" $all
+has '^warning +settings-orphan +settings id 0x8005 .*value without its name'
+has '^! settings id 0x8005 '
+grep -q '^bt/mesh/rpl/1a2f = ' "$tmp/out" && bad "the orphaned setting must not be listed"
+
 # 2. a bit flipped in the data of a value with a CRC-32 (id 2 at 0:0x0008)
 cp "$vec/nvs_crc_small.bin" "$tmp/data.bin"
 "$damage" flip "$tmp/data.bin" 9 3
