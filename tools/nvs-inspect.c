@@ -3,8 +3,9 @@
  * nvs-inspect - read a Zephyr NVS / settings flash dump and report what is in
  * it, what a mount would do with it and what is wrong with it.
  *
- * The dump is loaded into memory and never written: the as-found state is
- * walked on a read-only device, and mount and recovery run on a RAM copy.
+ * The dump is mapped and never written: the as-found state is walked on a
+ * read-only device over the mapping, and mount and recovery run on a RAM
+ * device over a private copy-on-write mapping of the same file.
  */
 #include <glib.h>
 #include <json-glib/json-glib.h>
@@ -76,7 +77,6 @@ struct inspect {
 	const uint8_t *file;
 	gsize file_len;
 	struct nvs_geometry_report geo;
-	bool detected;
 
 	const uint8_t *part;  /* partition bytes as found (read-only device) */
 	size_t part_len;
@@ -102,7 +102,7 @@ struct inspect {
 	int mount_rc;
 	int free_space;       /* exact, from the index */
 	int zephyr_free;      /* Zephyr's own count; < 0 when not computed */
-	uint32_t stack_ates;  /* valid ATEs on the stacks of the dump */
+	uint32_t stack_ates;  /* valid ATEs in the dump */
 	uint8_t ids[MAX_IDS / 8]; /* ids of those ATEs: the candidates of --live */
 	GPtrArray *actions;   /* char *: what the mount changed */
 
@@ -198,7 +198,6 @@ static int load_geometry(struct inspect *in)
 		g_printerr("nvs-inspect: %s: cannot tell the geometry: %s\n", in->path, why);
 		return -1;
 	}
-	in->detected = !(hint.sector_size && hint.sector_count && hint.write_block);
 	if (hint.sector_size || hint.write_block)
 		compare_with_detection(in, &hint);
 	return 0;
