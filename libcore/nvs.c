@@ -33,6 +33,7 @@ struct ate {
 /* A window of one sector's ATE area, so scans read CHUNK bytes at a time. */
 struct slot_win {
 	uint32_t addr, len;
+	bool up; /* filled from the slot asked for upward (walks), else chunk-aligned */
 	uint8_t buf[CHUNK];
 };
 
@@ -244,7 +245,7 @@ static int win_ate(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr, s
 	    o + FC_NVS_ATE_BYTES > offs(w->addr) + w->len) {
 		/* Zephyr mode reads slot by slot, as Zephyr does */
 		uint32_t unit = fs->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR ? fs->ate_size : CHUNK;
-		uint32_t start = o - o % unit;
+		uint32_t start = w->up ? o : o - o % unit;
 		uint32_t len = FC_MIN(unit, ssize(fs) - start);
 		int rc = flash_rd(fs, mkaddr(sect(addr), start), w->buf, len);
 
@@ -299,17 +300,27 @@ static int sector_low(const struct fc_nvs *fs, struct slot_win *w, uint32_t s,
 	return recover_last(fs, w, s, low);
 }
 
+static bool zephyr_mode(const struct fc_nvs *fs)
+{
+	return fs->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR;
+}
+
+/* A walk reads ATE areas through a window; Zephyr mode reads each ATE alone, as Zephyr. */
+static int walk_read(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr, struct ate *a)
+{
+	return zephyr_mode(fs) ? ate_read(fs, addr, a) : win_ate(fs, w, addr, a);
+}
+
 /*
  * One step of a backward walk (Zephyr's nvs_prev_ate): read the ATE at
  * *addr and move *addr to the next older slot, hopping to the previous
  * sector through its close ATE; back at fs->ate_wra when the log ends.
  */
-static int walk_prev(const struct fc_nvs *fs, uint32_t *addr, struct ate *a)
+static int walk_prev(const struct fc_nvs *fs, struct slot_win *w, uint32_t *addr, struct ate *a)
 {
-	struct slot_win w = { .len = 0 };
 	struct ate close;
 	uint32_t s;
-	int rc = ate_read(fs, *addr, a);
+	int rc = walk_read(fs, w, *addr, a);
 
 	if (rc)
 		return rc;
@@ -317,7 +328,7 @@ static int walk_prev(const struct fc_nvs *fs, uint32_t *addr, struct ate *a)
 	if (offs(*addr) != ssize(fs) - fs->ate_size)
 		return 0;
 	s = prev_sector(fs, sect(*addr));
-	rc = close_read(fs, s, &close);
+	rc = walk_read(fs, w, mkaddr(s, ssize(fs) - fs->ate_size), &close);
 	if (rc)
 		return rc;
 	if (close.erased) {
@@ -328,7 +339,7 @@ static int walk_prev(const struct fc_nvs *fs, uint32_t *addr, struct ate *a)
 		*addr = mkaddr(s, close.offset);
 		return 0;
 	}
-	return recover_last(fs, &w, s, addr);
+	return recover_last(fs, w, s, addr);
 }
 
 /*
@@ -338,11 +349,12 @@ static int walk_prev(const struct fc_nvs *fs, uint32_t *addr, struct ate *a)
 static int walk_find(const struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
 		     uint32_t *found, struct ate *a)
 {
+	struct slot_win w = { .len = 0, .up = true };
 	uint32_t addr = start, stop = age_key(fs, limit), steps = 0;
 
 	do {
 		uint32_t cur = addr;
-		int rc = walk_prev(fs, &addr, a);
+		int rc = walk_prev(fs, &w, &addr, a);
 
 		if (rc)
 			return rc;
@@ -359,11 +371,6 @@ static int walk_find(const struct fc_nvs *fs, uint32_t start, uint16_t id, uint3
 }
 
 /* ---- lookup: the index or Zephyr's cache ---- */
-
-static bool zephyr_mode(const struct fc_nvs *fs)
-{
-	return fs->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR;
-}
 
 /* Zephyr's lookup cache position: a 16-bit integer hash, modulo the size. */
 static uint32_t zcache_pos(const struct fc_nvs *fs, uint16_t id)
@@ -827,6 +834,7 @@ static int gap_slot(struct fc_nvs *fs, uint32_t addr, const struct ate *a, void 
 /* Zephyr's cache rebuild: a walk from the newest ATE, first valid one per slot wins. */
 static int zcache_rebuild(struct fc_nvs *fs)
 {
+	struct slot_win w = { .len = 0 };
 	uint32_t addr = fs->ate_wra, steps = 0;
 	struct ate a;
 
@@ -838,7 +846,7 @@ static int zcache_rebuild(struct fc_nvs *fs)
 		return 0;
 	do {
 		uint32_t cur = addr;
-		int rc = walk_prev(fs, &addr, &a);
+		int rc = walk_prev(fs, &w, &addr, &a);
 
 		if (rc)
 			return rc;
@@ -1098,12 +1106,13 @@ int fc_nvs_read_hist(struct fc_nvs *fs, uint16_t id, void *data, size_t len, uin
 		return FC_EINVAL;
 	rc = find_newest(fs, id, &addr, &a, true);
 	for (uint16_t k = 0; rc > 0 && k < cnt; k++) {
-		uint32_t w = addr;
+		struct slot_win w = { .len = 0, .up = true };
+		uint32_t older = addr;
 		struct ate skip;
 
-		rc = walk_prev(fs, &w, &skip);
+		rc = walk_prev(fs, &w, &older, &skip);
 		if (!rc)
-			rc = w == fs->ate_wra ? 0 : walk_find(fs, w, id, NO_ADDR, &addr, &a);
+			rc = older == fs->ate_wra ? 0 : walk_find(fs, older, id, NO_ADDR, &addr, &a);
 	}
 	if (rc < 0)
 		return rc;
@@ -1134,6 +1143,7 @@ int fc_nvs_read(struct fc_nvs *fs, uint16_t id, void *data, size_t len)
 /* Zephyr's free-space count: for each ATE, a walk to its id's newest ATE. */
 static int zephyr_free_space(struct fc_nvs *fs, uint32_t *space)
 {
+	struct slot_win w = { .len = 0 }; /* unused: Zephyr mode reads ATE by ATE */
 	uint32_t step = fs->ate_wra, steps = 0;
 	struct ate sa, wa;
 	int rc;
@@ -1141,11 +1151,11 @@ static int zephyr_free_space(struct fc_nvs *fs, uint32_t *space)
 	do {
 		uint32_t wlk = fs->ate_wra, inner = 0;
 
-		rc = walk_prev(fs, &step, &sa);
+		rc = walk_prev(fs, &w, &step, &sa);
 		if (rc)
 			return rc;
 		do {
-			rc = walk_prev(fs, &wlk, &wa);
+			rc = walk_prev(fs, &w, &wlk, &wa);
 			if (rc)
 				return rc;
 			if (++inner > max_steps(fs))
