@@ -9,6 +9,7 @@
  * Workload: 4 sectors of 512 B, write block 4, 24 ids, 400 operations
  * (writes of 1..29 bytes, rewrites, every 13th a delete) wrapping the
  * partition several times. Every cut point is tried; nothing is sampled.
+ * Then every program/erase of the recovering mount is cut too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,10 +125,15 @@ static void verify(struct fc_nvs *fs, const struct model *m, const struct op *cu
 	}
 }
 
-/* Run the workload with the power cut at the cut-th program/erase (0: never). */
-static void run_cut(unsigned int cut, enum fc_flash_sim_cut_mode mode, const char *mname,
-		    unsigned int *ops_total)
+/*
+ * Run the workload with the power cut at the cut-th program/erase (0: never);
+ * with again > 0, cut the recovering mount too, at its again-th operation.
+ * Returns the number of programs/erases the (first) recovering mount did.
+ */
+static unsigned int run_cut(unsigned int cut, unsigned int again, enum fc_flash_sim_cut_mode mode,
+			    const char *mname, unsigned int *ops_total)
 {
+	unsigned int recovery_ops;
 	static struct rig r;
 	struct model m;
 	struct op o, cut_op = { 0 };
@@ -158,18 +164,26 @@ static void run_cut(unsigned int cut, enum fc_flash_sim_cut_mode mode, const cha
 		       r.sim.stats.erases, r.sim.stats.erases / SECTORS);
 		if (cut_hit)
 			FAIL("the workload fails without a power cut");
-		return;
+		return 0;
 	}
 	if (!cut_hit) {
 		FAIL("%s cut %u: never reached", mname, cut);
-		return;
+		return 0;
 	}
 	fc_flash_sim_power_on(&r.sim);
-	/* alternate the index size so the recovery also runs with an overflowing index */
-	if (rig_mount(&r, FC_NVS_LOOKUP_INDEX, cut % 2 ? 64 : 8)) {
-		FAIL("%s cut %u: remount failed", mname, cut);
-		return;
+	if (again) {
+		fc_flash_sim_cut_after(&r.sim, again, mode, again * 40503u + cut);
+		if (rig_mount(&r, FC_NVS_LOOKUP_INDEX, 64) != FC_EPOWER)
+			FAIL("%s cut %u+%u: the recovery was not cut", mname, cut, again);
+		fc_flash_sim_power_on(&r.sim);
 	}
+	/* alternate the index size so the recovery also runs with an overflowing index */
+	recovery_ops = r.sim.stats.ops;
+	if (rig_mount(&r, FC_NVS_LOOKUP_INDEX, cut % 2 ? 64 : 8)) {
+		FAIL("%s cut %u+%u: remount failed", mname, cut, again);
+		return 0;
+	}
+	recovery_ops = r.sim.stats.ops - recovery_ops;
 	verify(&r.fs, &m, k < OPS ? &cut_op : NULL, "after remount", cut, mname);
 	/* settle the interrupted op as whatever it reads back */
 	if (k < OPS) {
@@ -183,17 +197,18 @@ static void run_cut(unsigned int cut, enum fc_flash_sim_cut_mode mode, const cha
 	for (unsigned int e = 0; e < EXTRA_OPS; e++) {
 		make_op(&o, OPS + e * 5);
 		if (apply(&r.fs, &o)) {
-			FAIL("%s cut %u: write %u after recovery failed", mname, cut, e);
-			return;
+			FAIL("%s cut %u+%u: write %u after recovery failed", mname, cut, again, e);
+			return 0;
 		}
 		model_apply(&m, &o);
 	}
 	verify(&r.fs, &m, NULL, "after more writes", cut, mname);
 	if (rig_mount(&r, FC_NVS_LOOKUP_ZEPHYR, 16)) {
-		FAIL("%s cut %u: second remount failed", mname, cut);
-		return;
+		FAIL("%s cut %u+%u: second remount failed", mname, cut, again);
+		return 0;
 	}
 	verify(&r.fs, &m, NULL, "after second remount", cut, mname);
+	return recovery_ops;
 }
 
 int main(void)
@@ -206,20 +221,28 @@ int main(void)
 		{ FC_FLASH_SIM_CUT_TORN, "torn" },
 		{ FC_FLASH_SIM_CUT_BITS, "bits" },
 	};
-	unsigned int total = 0, tried = 0;
+	unsigned int total = 0, tried = 0, tried_again = 0;
 
-	run_cut(0, FC_FLASH_SIM_CUT_ATOMIC, "none", &total);
+	run_cut(0, 0, FC_FLASH_SIM_CUT_ATOMIC, "none", &total);
 	printf("nvs_powerloss: %u ops on %u x %u B sectors = %u program/erase cut points per mode\n",
 	       OPS, SECTORS, SECTOR, total);
 	for (size_t mi = 0; mi < sizeof(modes) / sizeof(modes[0]); mi++) {
-		unsigned int before = failures;
+		unsigned int before = failures, again = 0;
 
-		for (unsigned int cut = 1; cut <= total; cut++)
-			run_cut(cut, modes[mi].mode, modes[mi].name, NULL);
+		for (unsigned int cut = 1; cut <= total; cut++) {
+			unsigned int rec = run_cut(cut, 0, modes[mi].mode, modes[mi].name, NULL);
+
+			/* and cut the recovery itself at each of its programs/erases */
+			for (unsigned int j = 1; j <= rec; j++)
+				run_cut(cut, j, modes[mi].mode, modes[mi].name, NULL);
+			again += rec;
+		}
 		tried += total;
-		printf("nvs_powerloss: %s: %u cut points tried, %u failures\n", modes[mi].name, total,
-		       failures - before);
+		tried_again += again;
+		printf("nvs_powerloss: %s: %u cut points tried, then %u cuts of the recovery, %u failures\n",
+		       modes[mi].name, total, again, failures - before);
 	}
-	printf("nvs_powerloss: %u cut points in all, %u failures\n", tried, failures);
+	printf("nvs_powerloss: %u cut points and %u recovery cut points in all, %u failures\n", tried,
+	       tried_again, failures);
 	return failures ? 1 : 0;
 }
