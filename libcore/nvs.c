@@ -1186,7 +1186,10 @@ int fc_nvs_calc_free_space(struct fc_nvs *fs)
 		if (rc)
 			return rc;
 	} else {
-		space -= fs->live_bytes + fs->gc_done_ates * fs->ate_size;
+		uint32_t used = fs->live_bytes + fs->gc_done_ates * fs->ate_size;
+
+		/* garbage can claim more than the partition holds */
+		space = used < space ? space - used : 0;
 	}
 	return (int)FC_MIN(space, (uint32_t)INT_MAX);
 }
