@@ -272,7 +272,7 @@ static int load_inputs(struct bench *b, void **fdt)
 	fc_trace_init(&b->trace);
 	if (!trace_path) {
 		b->trace_name = "synthetic trace";
-		fc_trace_generate(&b->trace, *fdt, b->dtb_path, NULL);
+		fc_trace_generate(&b->trace, *fdt, b->dtb_path, 0, NULL);
 		return 0;
 	}
 	b->trace_name = trace_path;
