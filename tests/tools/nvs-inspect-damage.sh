@@ -30,7 +30,8 @@ run() {
 		timeout 60 "$tool" --format json "$@" "$img" > "$tmp/json" 2>/dev/null
 		jrc=$?
 		[ "$jrc" -eq "$rc" ] || bad "$(basename "$img") $*: --format json exit $jrc, table exit $rc"
-		"$damage" json "$tmp/json" schema file geometry data_crc || bad "$(basename "$img") $*: bad JSON"
+		"$damage" json "$tmp/json" schema file geometry data_crc verdicts errors warnings ||
+			bad "$(basename "$img") $*: bad JSON"
 	fi
 }
 
@@ -122,6 +123,13 @@ has '^warning +bad-close +sector 2 offset 0x0ff8: '
 run 0 "$vec/nvs_cut_erase.bin" $all
 has '^warning +interrupted-gc +sector 0: '
 has '^a mount would erase sector 0$'
+
+# a partition that starts 4 KiB into the file
+"$damage" fill "$tmp/offset.bin" 4096 0
+cat "$vec/nvs_small_wbs4.bin" >> "$tmp/offset.bin"
+run 0 "$tmp/offset.bin" --live --offset 4096
+grep '^id=' "$vec/nvs_small_wbs4.expect.txt" | cmp -s - "$tmp/out" || bad "--offset 4096: --live differs"
+run 1 "$tmp/offset.bin" --live
 
 # 7. usage errors
 timeout 10 "$tool" --format yaml "$vec/nvs_small_wbs4.bin" > /dev/null 2>&1
