@@ -131,6 +131,15 @@ run 0 "$tmp/offset.bin" --live --offset 4096
 grep '^id=' "$vec/nvs_small_wbs4.expect.txt" | cmp -s - "$tmp/out" || bad "--offset 4096: --live differs"
 run 1 "$tmp/offset.bin" --live
 
+# bits flipped all over a wrapped image (data, ATEs, close slots): never a crash
+cp "$vec/nvs_rpl_wrapped.bin" "$tmp/flips.bin"
+for off in 0x0ff8 0x1ff0 0x2abc 0x3ffc 0x4123 0x5ff9 0x6f00 0x7ff8 0x0020 0x1fb7; do
+	"$damage" flip "$tmp/flips.bin" $off 5
+	timeout 60 "$tool" $all --format json "$tmp/flips.bin" > "$tmp/out" 2>&1
+	rc=$?
+	[ "$rc" -le 1 ] || bad "flips up to $off: exit $rc"
+done
+
 # 7. usage errors
 timeout 10 "$tool" --format yaml "$vec/nvs_small_wbs4.bin" > /dev/null 2>&1
 [ $? -eq 2 ] || bad "--format yaml must be a usage error"
