@@ -372,10 +372,14 @@ static int search_layouts(const uint8_t *part, size_t avail, const struct nvs_ge
 	return 0;
 }
 
+/*
+ * Certain: sector-end evidence and no other layout within 2/3 of the score
+ * (a layout of half the size legitimately reads about half the ATEs).
+ */
 static enum nvs_confidence layout_confidence(const struct nvs_geometry_report *rep)
 {
 	if (rep->runner_up_score == LONG_MIN || rep->runner_up_score <= 0 ||
-	    rep->runner_up_score * 2 <= rep->score)
+	    rep->runner_up_score * 3 <= rep->score * 2)
 		return (rep->close_ates + rep->gc_done_ates) ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
 	return NVS_CONF_LIKELY;
 }
