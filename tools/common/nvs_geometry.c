@@ -48,20 +48,16 @@ bool nvs_ate_crc_ok(const uint8_t *p)
 
 bool nvs_erased(const uint8_t *p, size_t n, uint8_t ev)
 {
-	uint8_t block[256];
-	size_t chunk;
+	size_t i;
 
-	if (n == 0)
+	if (n <= 32) {
+		for (i = 0; i < n; i++)
+			if (p[i] != ev)
+				return false;
 		return true;
-	if (p[0] != ev || p[n - 1] != ev)
-		return false;
-	memset(block, ev, sizeof(block));
-	for (; n; n -= chunk, p += chunk) {
-		chunk = n < sizeof(block) ? n : sizeof(block);
-		if (memcmp(p, block, chunk) != 0)
-			return false;
 	}
-	return true;
+	/* every byte equals its successor and the first is ev */
+	return p[0] == ev && memcmp(p, p + 1, n - 1) == 0;
 }
 
 uint32_t nvs_ate_size(uint32_t write_block)
