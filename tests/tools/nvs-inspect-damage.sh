@@ -4,6 +4,10 @@
 # power-cut vectors: it never crashes or hangs, --check names the damage
 # with its sector and offset, and the dump is never modified.
 set -u
+# under the sanitizers a report must not pass for the tool's exit status 1
+ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=99}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=99}
+export ASAN_OPTIONS UBSAN_OPTIONS
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 tool=$top_builddir/tools/nvs-inspect
