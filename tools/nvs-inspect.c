@@ -629,8 +629,10 @@ static void check_ate(struct inspect *in, const struct ate_rec *r)
 			a->id, a->offset, a->len);
 		break;
 	case FC_NVS_ATE_TORN:
-		verdict(in, SEV_WARNING, "torn-ate", (int)s, off,
-			"torn ATE (a write was cut by a power loss): skipped");
+		/* a torn close ATE is the sector's bad-close verdict */
+		if (off != in->geo.geo.sector_size - in->geo.geo.ate_size)
+			verdict(in, SEV_WARNING, "torn-ate", (int)s, off,
+				"torn ATE (a write was cut by a power loss): skipped");
 		break;
 	default:
 		break;
