@@ -4,6 +4,7 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -266,9 +267,18 @@ START_TEST(csv_round_trip)
 
 	bench_csv_header(header);
 	ck_assert_str_eq(header->str, "workload,geometry,variant,sectors,sector_size,write_block,"
-			 "value_size,entries,lookup_slots,name_cache_slots,data_crc,wait,tick_ns,"
-			 "seed,phase,ops,reads,read_bytes,progs,prog_bytes,erases,erase_bytes,"
+			 "value_size,entries,updates,lookup_slots,name_cache_slots,data_crc,wait,"
+			 "tick_ns,read_cpu_ns,seed,phase,ops,reads,read_bytes,progs,prog_bytes,erases,erase_bytes,"
 			 "max_wear,sim_ns,floor_ns,overshoot_ns,polls,cpu_ns,status");
+	/* column names are unique, so a reader can find each by name */
+	{
+		char **names = g_strsplit(header->str, ",", -1);
+
+		for (guint i = 0; names[i]; i++)
+			for (guint j = i + 1; names[j]; j++)
+				ck_assert_str_ne(names[i], names[j]);
+		g_strfreev(names);
+	}
 	ck_assert(bench_csv_write(path, rows, NULL));
 	back = bench_csv_read(path, &err);
 	ck_assert_msg(back != NULL, "%s", err ? err->message : "");
@@ -330,10 +340,35 @@ START_TEST(csv_bad_input)
 		g_string_free(s, TRUE);
 	}
 	ck_assert_ptr_null(bench_csv_read(path, &err));
-	ck_assert(g_str_has_suffix(err->message, ":2: 4 fields, the header has 29"));
+	ck_assert(g_str_has_suffix(err->message, ":2: 4 fields, the header has 31"));
 	g_clear_error(&err);
 	g_unlink(path);
 	g_free(path);
+}
+END_TEST
+
+START_TEST(json_rows)
+{
+	struct bench_defs defs;
+	GPtrArray *rows = sample_rows(&defs);
+	GString *out = g_string_new(NULL);
+	JsonParser *parser = json_parser_new();
+	JsonArray *array;
+	JsonObject *first;
+
+	bench_json(rows, out);
+	ck_assert(json_parser_load_from_data(parser, out->str, -1, NULL));
+	array = json_node_get_array(json_parser_get_root(parser));
+	ck_assert_uint_eq(json_array_get_length(array), 8);
+	first = json_array_get_object_element(array, 0);
+	ck_assert_str_eq(json_object_get_string_member(first, "variant"), "ours");
+	ck_assert_str_eq(json_object_get_string_member(first, "sector_size"), "auto");
+	ck_assert_int_eq(json_object_get_int_member(first, "entries"), 16);
+	ck_assert_int_eq(json_object_get_int_member(first, "reads"), 32);
+	g_object_unref(parser);
+	g_string_free(out, TRUE);
+	g_ptr_array_unref(rows);
+	bench_defs_clear(&defs);
 }
 END_TEST
 
@@ -401,6 +436,7 @@ int main(void)
 	tcase_add_test(tc, too_many_permutations);
 	tcase_add_test(tc, csv_round_trip);
 	tcase_add_test(tc, csv_bad_input);
+	tcase_add_test(tc, json_rows);
 	tcase_add_test(tc, pct);
 	tcase_add_test(tc, plot_svg);
 	suite_add_tcase(s, tc);

@@ -44,15 +44,20 @@ static const struct bench_knob_info knobs[BENCH_KNOB_COUNT] = {
 	[BENCH_K_VALUE_SIZE] = { "value_size", "bytes per value", 4, 0, 65535, NULL, true },
 	[BENCH_K_ENTRIES] = { "entries", "ids or names the workload uses", 255, 1, 16383,
 			      NULL, true },
+	[BENCH_K_UPDATES] = { "updates", "updates of random and logging (auto: 4 x entries; "
+			  "two wraps of the partition)", BENCH_AUTO, 1, 1 << 24, auto_names, true },
 	[BENCH_K_LOOKUP_SLOTS] = { "lookup_slots", "NVS lookup slots (auto: 128 for Zephyr, "
 				   "every id for ours)", BENCH_AUTO, 0, 1 << 20, auto_names, true },
-	[BENCH_K_NAME_CACHE_SLOTS] = { "name_cache_slots", "settings name cache slots", 128, 0,
-				       1 << 20, NULL, true },
+	[BENCH_K_NAME_CACHE_SLOTS] = { "name_cache_slots", "settings name cache slots (auto: "
+				       "128 for Zephyr, every name for ours)", BENCH_AUTO, 0,
+				       1 << 20, auto_names, true },
 	[BENCH_K_DATA_CRC] = { "data_crc", "CRC-32 after each value", 0, 0, 1, bool_names, true },
 	[BENCH_K_WAIT] = { "wait", "wait policy: tick, spin, adaptive", BENCH_WAIT_ADAPTIVE, 0, 2,
 			   wait_names, false },
 	[BENCH_K_TICK_NS] = { "tick_ns", "scheduler tick of the tick policy, ns", 1000000, 1,
 			      INT64_C(1000000000), NULL, true },
+	[BENCH_K_READ_CPU_NS] = { "read_cpu_ns", "CPU time of each flash read call (driver, "
+				  "checks, crc8), ns", 5000, 0, INT64_C(1000000000), NULL, true },
 	[BENCH_K_SEED] = { "seed", "seed of the random workloads", 1, 0, UINT32_MAX, NULL, true },
 };
 

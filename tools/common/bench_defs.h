@@ -22,11 +22,13 @@ enum bench_knob {
 	BENCH_K_WRITE_BLOCK,      /* auto: the geometry's write unit */
 	BENCH_K_VALUE_SIZE,
 	BENCH_K_ENTRIES,
-	BENCH_K_LOOKUP_SLOTS,     /* auto: 128 for Zephyr, enough for every id for ours */
-	BENCH_K_NAME_CACHE_SLOTS,
+	BENCH_K_UPDATES,              /* auto: the workload's own count */
+	BENCH_K_LOOKUP_SLOTS,     /* auto: 128 for Zephyr, every id for ours */
+	BENCH_K_NAME_CACHE_SLOTS, /* auto: 128 for Zephyr, every name for ours */
 	BENCH_K_DATA_CRC,
 	BENCH_K_WAIT,
 	BENCH_K_TICK_NS,
+	BENCH_K_READ_CPU_NS,      /* CPU time of one flash read call of the engine */
 	BENCH_K_SEED,
 	BENCH_KNOB_COUNT
 };

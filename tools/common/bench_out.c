@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-glib/json-glib.h>
+
 static const struct bench_figure_info figures[BENCH_FIGURE_COUNT] = {
 	[BENCH_F_OPS] = { "ops", "ops", "workload operations", true, false },
 	[BENCH_F_READS] = { "reads", "reads", "flash read calls", true, false },
@@ -131,6 +133,53 @@ gboolean bench_csv_write(const char *path, const GPtrArray *rows, GError **err)
 	ok = g_file_set_contents(path, s->str, (gssize)s->len, err);
 	g_string_free(s, TRUE);
 	return ok;
+}
+
+void bench_json(const GPtrArray *rows, GString *out)
+{
+	JsonBuilder *b = json_builder_new();
+	JsonGenerator *gen = json_generator_new();
+	JsonNode *root;
+	char buf[32], *text;
+
+	json_builder_begin_array(b);
+	for (guint i = 0; i < rows->len; i++) {
+		const struct bench_row *row = g_ptr_array_index(rows, i);
+
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "workload");
+		json_builder_add_string_value(b, row->workload);
+		json_builder_set_member_name(b, "geometry");
+		json_builder_add_string_value(b, row->geometry);
+		for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
+			json_builder_set_member_name(b, bench_knob(k)->name);
+			bench_knob_format(k, row->knob[k], buf, sizeof(buf));
+			if (strcmp(buf, "auto") && bench_knob(k)->numeric)
+				json_builder_add_int_value(b, row->knob[k]);
+			else
+				json_builder_add_string_value(b, buf);
+		}
+		json_builder_set_member_name(b, "phase");
+		json_builder_add_string_value(b, row->phase);
+		for (int f = 0; f < BENCH_FIGURE_COUNT; f++) {
+			json_builder_set_member_name(b, figures[f].name);
+			json_builder_add_int_value(b, (gint64)row->fig[f]);
+		}
+		json_builder_set_member_name(b, "status");
+		json_builder_add_string_value(b, row->status);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	root = json_builder_get_root(b);
+	json_generator_set_root(gen, root);
+	json_generator_set_pretty(gen, TRUE);
+	text = json_generator_to_data(gen, NULL);
+	g_string_append(out, text);
+	g_string_append_c(out, '\n');
+	g_free(text);
+	json_node_unref(root);
+	g_object_unref(gen);
+	g_object_unref(b);
 }
 
 static gboolean csv_fail(GError **err, const char *path, guint line, const char *fmt, ...)

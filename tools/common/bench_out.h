@@ -67,6 +67,8 @@ GPtrArray *bench_rows_new(void);
 void bench_csv_header(GString *out);
 void bench_csv_row(GString *out, const struct bench_row *row);
 gboolean bench_csv_write(const char *path, const GPtrArray *rows, GError **err);
+/* The rows as a JSON array of objects with the CSV's column names as members. */
+void bench_json(const GPtrArray *rows, GString *out);
 /* Read a CSV written by bench_csv_write; errors name path and line. */
 GPtrArray *bench_csv_read(const char *path, GError **err);
 
