@@ -56,7 +56,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(n, 1);
 	ck_assert_int_eq(value_at(&defs, BENCH_K_SECTORS, 0), 8);
 	ck_assert_int_eq(value_at(&defs, BENCH_K_ENTRIES, 0), 255);
-	ck_assert_int_eq(value_at(&defs, BENCH_K_WAIT, 0), BENCH_WAIT_ADAPTIVE);
+	ck_assert_int_eq(value_at(&defs, BENCH_K_WAIT, 0), BENCH_WAIT_SPIN);
 	ck_assert_int_eq(value_at(&defs, BENCH_K_SECTOR_SIZE, 0), BENCH_AUTO);
 	ck_assert(!bench_defs_varies(&defs, BENCH_K_SECTORS));
 	bench_defs_clear(&defs);

@@ -49,10 +49,10 @@ static const struct bench_knob_info knobs[BENCH_KNOB_COUNT] = {
 	[BENCH_K_LOOKUP_SLOTS] = { "lookup_slots", "NVS lookup slots (auto: 128 for Zephyr, "
 				   "every id for ours)", BENCH_AUTO, 0, 1 << 20, auto_names, true },
 	[BENCH_K_NAME_CACHE_SLOTS] = { "name_cache_slots", "settings name cache slots (auto: "
-				       "128 for Zephyr, every name for ours)", BENCH_AUTO, 0,
+				       "256 for Zephyr, every name for ours)", BENCH_AUTO, 0,
 				       1 << 20, auto_names, true },
 	[BENCH_K_DATA_CRC] = { "data_crc", "CRC-32 after each value", 0, 0, 1, bool_names, true },
-	[BENCH_K_WAIT] = { "wait", "wait policy: tick, spin, adaptive", BENCH_WAIT_ADAPTIVE, 0, 2,
+	[BENCH_K_WAIT] = { "wait", "wait policy: tick, spin, adaptive", BENCH_WAIT_SPIN, 0, 2,
 			   wait_names, false },
 	[BENCH_K_TICK_NS] = { "tick_ns", "scheduler tick of the tick policy, ns", 1000000, 1,
 			      INT64_C(1000000000), NULL, true },

@@ -24,7 +24,7 @@ enum bench_knob {
 	BENCH_K_ENTRIES,
 	BENCH_K_UPDATES,              /* auto: the workload's own count */
 	BENCH_K_LOOKUP_SLOTS,     /* auto: 128 for Zephyr, every id for ours */
-	BENCH_K_NAME_CACHE_SLOTS, /* auto: 128 for Zephyr, every name for ours */
+	BENCH_K_NAME_CACHE_SLOTS, /* auto: 256 for Zephyr, every name for ours */
 	BENCH_K_DATA_CRC,
 	BENCH_K_WAIT,
 	BENCH_K_TICK_NS,

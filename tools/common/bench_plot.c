@@ -135,11 +135,14 @@ static double to_pixel(const struct axis *a, double v)
 /* Fit the axis to [min, max]: linear from 0 when all data is positive. */
 static void axis_fit(struct axis *a, double min, double max)
 {
+	double pad;
+
 	if (a->log) {
-		a->lo = floor(log10(min));
-		a->hi = ceil(log10(max));
-		if (a->hi <= a->lo)
-			a->hi = a->lo + 1;
+		a->lo = log10(min);
+		a->hi = log10(max);
+		pad = a->hi > a->lo ? (a->hi - a->lo) * 0.04 : 0.5;
+		a->lo -= pad;
+		a->hi += pad;
 		return;
 	}
 	a->lo = min > 0 ? 0 : min;
@@ -172,11 +175,11 @@ static GArray *axis_ticks(const struct axis *a)
 		static const double mult[] = { 1, 2, 5 };
 		bool few = a->hi - a->lo <= 3;
 
-		for (double e = a->lo; e <= a->hi; e++)
+		for (double e = floor(a->lo); e <= a->hi; e++)
 			for (unsigned i = 0; i < (few ? 3u : 1u); i++) {
 				double v = mult[i] * pow(10, e);
 
-				if (log10(v) <= a->hi + 1e-9)
+				if (log10(v) >= a->lo && log10(v) <= a->hi)
 					g_array_append_val(ticks, v);
 			}
 		return ticks;
