@@ -52,13 +52,21 @@ struct fc_nvs {
 	uint32_t ate_wra;   /* where the next ATE goes */
 	uint32_t data_wra;  /* where the next data goes */
 	struct fc_cache index;
+	/* private to nvs.c */
+	uint32_t live_bytes;   /* align(len) + ATE slot summed over live entries */
+	uint32_t gc_done_ates; /* valid gc_done ATEs in the written sectors */
+	bool gap;              /* the index refused an id: ids it lacks are looked */
+	uint32_t gap_addr;     /* up by walking back to here (UINT32_MAX: everything) */
 };
 
 /*
  * fc_nvs_mount - validate cfg, find the write position and recover from an
  * interrupted write, GC or erase. Returns 0; FC_EINVAL for a bad
- * configuration; FC_ECORRUPT for a partition that cannot be made sense of;
- * or a flash error.
+ * configuration (no device, write block > 32, sector size not a multiple of
+ * the erase unit and the ATE slot or outside 6 slots..65536, fewer than 2
+ * sectors, partition not erase-aligned or past the device, slot count not 0
+ * or a power of two); FC_ECORRUPT for a partition that cannot be made sense
+ * of (every sector closed, an endless ATE chain); or a flash error.
  */
 int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg);
 
@@ -68,11 +76,13 @@ int fc_nvs_clear(struct fc_nvs *fs);
 /*
  * fc_nvs_write - store len bytes under id. Returns len when written, 0 when
  * the stored value is identical (nothing written); FC_ENOTMOUNTED;
- * FC_ETOOBIG; FC_ENOSPC; or a flash error.
+ * FC_EINVAL for id 0xffff (reserved for close/gc_done ATEs) or NULL data;
+ * FC_ETOOBIG; FC_ENOSPC; or a flash error. After a flash error the fs is
+ * unmounted (its RAM state may no longer match the flash): mount again.
  */
 int fc_nvs_write(struct fc_nvs *fs, uint16_t id, const void *data, size_t len);
 
-/* fc_nvs_delete - remove id. Returns 0 (also when absent) or an error. */
+/* fc_nvs_delete - remove id. Returns 0 (also when absent) or as fc_nvs_write. */
 int fc_nvs_delete(struct fc_nvs *fs, uint16_t id);
 
 /*
@@ -141,9 +151,12 @@ struct fc_nvs_walk_ops {
 
 /*
  * fc_nvs_walk - visit every sector (oldest first) and its ATEs (newest first
- * within a sector) without writing. cfg->index_slots are used as scratch to
- * tell live from stale. Returns 0, a callback's non-zero value, FC_EINVAL or
- * a flash error.
+ * within a sector; a closed sector's close ATE comes first) without writing.
+ * cfg->index_slots are used as scratch to tell live from stale and need one
+ * slot per id present. A slot whose crc8 fails is TORN when its crc byte is
+ * still erased (the write stopped early), else CRC_BAD. Returns 0, a
+ * callback's non-zero value, FC_EINVAL, FC_ENOMEM (too few slots),
+ * FC_ECORRUPT (every sector closed) or a flash error.
  */
 int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *ops, void *ctx);
 

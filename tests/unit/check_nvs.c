@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The nvs engine on RAM devices: API behaviour, flash work counted exactly. */
+#include "check_util.h"
+#include "check_nvs_util.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "fdtcache/crc.h"
+#include "fdtcache/nvs.h"
+
+struct rig {
+	uint8_t *mem;
+	struct fc_ram_flash ram;
+	struct counting_flash cnt;
+	struct fc_cache_slot slots[1024];
+	struct fc_nvs_config cfg;
+	struct fc_nvs fs;
+};
+
+/* A blank partition of n sectors of s bytes, write block wbs, index of slots. */
+static struct rig *rig_new(uint32_t s, uint16_t n, uint32_t wbs, uint32_t slots)
+{
+	struct rig *r = g_new0(struct rig, 1);
+	struct fc_flash_geometry geo = {
+		.size = s * n, .erase_size = s, .write_size = wbs, .erase_value = 0xff,
+	};
+
+	r->mem = g_malloc(geo.size);
+	memset(r->mem, 0xff, geo.size);
+	ck_assert_int_eq(fc_ram_flash_init(&r->ram, &geo, r->mem), 0);
+	counting_flash_init(&r->cnt, &r->ram.dev);
+	r->cfg.flash = &r->cnt.dev;
+	r->cfg.sector_size = s;
+	r->cfg.sector_count = n;
+	r->cfg.lookup = FC_NVS_LOOKUP_INDEX;
+	r->cfg.index_slots = slots ? r->slots : NULL;
+	r->cfg.index_slot_count = slots;
+	return r;
+}
+
+static void rig_mount(struct rig *r)
+{
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &r->cfg), 0);
+}
+
+static void rig_free(struct rig *r)
+{
+	g_free(r->mem);
+	g_free(r);
+}
+
+static void value(uint8_t *buf, uint16_t id, unsigned int gen, unsigned int len)
+{
+	nvs_vector_value(buf, id, gen, len);
+}
+
+static void expect_value(struct fc_nvs *fs, uint16_t id, unsigned int gen, unsigned int len)
+{
+	uint8_t want[256], got[256];
+
+	value(want, id, gen, len);
+	ck_assert_int_eq(fc_nvs_read(fs, id, got, sizeof(got)), (int)len);
+	ck_assert_mem_eq(got, want, len);
+}
+
+START_TEST(config_is_validated)
+{
+	struct rig *r = rig_new(4096, 4, 4, 16);
+	struct fc_nvs_config bad;
+	uint8_t b = 0;
+
+	bad = r->cfg;
+	bad.flash = NULL;
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
+	bad.sector_count = 1;
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
+	bad.sector_count = 5; /* past the device */
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
+	bad.sector_size = 2048; /* not a multiple of the erase unit */
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
+	bad.offset = 100;
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
+	bad.index_slot_count = 12;
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
+	bad.index_slots = NULL;
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
+	bad.lookup = (enum fc_nvs_lookup)7;
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	ck_assert_int_eq(fc_nvs_mount(NULL, &r->cfg), FC_EINVAL);
+	/* nothing was read or written while validating */
+	ck_assert_uint_eq(r->cnt.reads + r->cnt.progs + r->cnt.erases, 0);
+
+	memset(&r->fs, 0, sizeof(r->fs));
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 1, &b, 1), FC_ENOTMOUNTED);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 1, &b, 1), FC_ENOTMOUNTED);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&r->fs), FC_ENOTMOUNTED);
+	ck_assert_int_eq(fc_nvs_sector_use_next(&r->fs), FC_ENOTMOUNTED);
+	ck_assert_int_eq(fc_nvs_clear(&r->fs), FC_ENOTMOUNTED);
+	rig_mount(r);
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 0xffff, &b, 1), FC_EINVAL);
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 1, NULL, 1), FC_EINVAL);
+	rig_free(r);
+}
+END_TEST
+
+START_TEST(blank_mount_counts)
+{
+	struct rig *r = rig_new(4096, 8, 4, 256);
+
+	rig_mount(r);
+	/*
+	 * 8 close slots + the last sector's first slot, one 256-byte window of
+	 * the write sector, 16 reads proving its data area blank, the previous
+	 * sector's close slot, 16 reads proving the next sector erased.
+	 */
+	ck_assert_uint_eq(r->cnt.reads, 9 + 1 + 16 + 1 + 16);
+	ck_assert_uint_eq(r->cnt.progs, 1); /* the gc_done ATE */
+	ck_assert_uint_eq(r->cnt.prog_bytes, 8);
+	ck_assert_uint_eq(r->cnt.erases, 0);
+	ck_assert_uint_eq(r->fs.ate_wra, 0x0fe8);
+	ck_assert_uint_eq(r->fs.data_wra, 0);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&r->fs), 7 * (4096 - 16) - 8);
+	rig_free(r);
+}
+END_TEST
+
+START_TEST(index_answers_without_reads)
+{
+	struct rig *r = rig_new(4096, 8, 4, 256);
+	uint8_t v[4], buf[4];
+
+	rig_mount(r);
+	for (uint16_t id = 1; id <= 255; id++) {
+		value(v, id, 1, 4);
+		ck_assert_int_eq(fc_nvs_write(&r->fs, id, v, 4), 4);
+	}
+	counting_flash_reset(&r->cnt);
+	for (uint32_t id = 256; id < 0xffff; id++)
+		ck_assert_int_eq(fc_nvs_read(&r->fs, (uint16_t)id, buf, 4), FC_ENOENT);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 0, buf, 4), FC_ENOENT);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&r->fs), 7 * 4080 - 8 - 255 * 12);
+	ck_assert_uint_eq(r->cnt.reads, 0);
+	/* a hit reads the ATE and the data */
+	expect_value(&r->fs, 77, 1, 4);
+	ck_assert_uint_eq(r->cnt.reads, 2);
+	/* a deleted id is known absent without reading */
+	ck_assert_int_eq(fc_nvs_delete(&r->fs, 77), 0);
+	counting_flash_reset(&r->cnt);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 77, buf, 4), FC_ENOENT);
+	ck_assert_int_eq(fc_nvs_delete(&r->fs, 77), 0);
+	ck_assert_uint_eq(r->cnt.reads + r->cnt.progs, 0);
+	/* and the index survives a remount */
+	rig_mount(r);
+	counting_flash_reset(&r->cnt);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 77, buf, 4), FC_ENOENT);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 300, buf, 4), FC_ENOENT);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&r->fs), 7 * 4080 - 8 - 254 * 12);
+	ck_assert_uint_eq(r->cnt.reads, 0);
+	rig_free(r);
+}
+END_TEST
+
+/* An identical rewrite writes nothing, with and without data CRC (Zephyr PR #90311). */
+START_TEST(identical_write_writes_nothing)
+{
+	for (int crc = 0; crc <= 1; crc++) {
+		struct rig *r = rig_new(4096, 4, 4, 64);
+		uint8_t v[13], buf[13];
+
+		r->cfg.data_crc = crc;
+		rig_mount(r);
+		value(v, 5, 1, 13);
+		ck_assert_int_eq(fc_nvs_write(&r->fs, 5, v, 13), 13);
+		counting_flash_reset(&r->cnt);
+		ck_assert_int_eq(fc_nvs_write(&r->fs, 5, v, 13), 0);
+		ck_assert_uint_eq(r->cnt.progs, 0);
+		ck_assert_uint_eq(r->cnt.reads, 2); /* the ATE, then the value (+ CRC) in one block */
+		/* a changed last byte is written */
+		v[12] ^= 1;
+		ck_assert_int_eq(fc_nvs_write(&r->fs, 5, v, 13), 13);
+		ck_assert_int_eq(fc_nvs_read(&r->fs, 5, buf, sizeof(buf)), 13);
+		ck_assert_mem_eq(buf, v, 13);
+		/* with CRC off a read never reads more than with it on */
+		counting_flash_reset(&r->cnt);
+		ck_assert_int_eq(fc_nvs_read(&r->fs, 5, buf, sizeof(buf)), 13);
+		ck_assert_uint_eq(r->cnt.reads, crc ? 3 : 2);
+		rig_free(r);
+	}
+}
+END_TEST
+
+START_TEST(data_crc_detects_corruption)
+{
+	struct rig *r = rig_new(4096, 4, 4, 64);
+	uint8_t v[8] = "abcdefg", buf[8];
+
+	r->cfg.data_crc = true;
+	rig_mount(r);
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 9, v, 8), 8);
+	/* the value sits at offset 0 of sector 0, its CRC-32 right after */
+	ck_assert_uint_eq(fc_get_le32(r->mem + 8), fc_crc32_ieee(v, 8));
+	ck_assert_uint_eq(fc_get_le16(r->mem + 4096 - 24 + 4), 12); /* ate.len = len + 4 */
+	r->mem[3] ^= 0x10;
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 9, buf, sizeof(buf)), FC_EBADCRC);
+	/* a short read does not check (as Zephyr) */
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 9, buf, 4), 8);
+	/* rewriting the intended value heals it */
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 9, v, 8), 8);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 9, buf, sizeof(buf)), 8);
+	rig_free(r);
+}
+END_TEST
+
+START_TEST(read_returns_stored_length_and_history)
+{
+	struct rig *r = rig_new(1024, 3, 1, 32);
+	uint8_t v[40], buf[40];
+
+	rig_mount(r);
+	for (unsigned int g = 1; g <= 3; g++) {
+		value(v, 1, g, 10 + g);
+		ck_assert_int_eq(fc_nvs_write(&r->fs, 1, v, 10 + g), (int)(10 + g));
+	}
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 1, buf, 4), 13); /* buffer smaller than the value */
+	for (unsigned int k = 0; k < 3; k++) {
+		value(v, 1, 3 - k, 13 - k);
+		ck_assert_int_eq(fc_nvs_read_hist(&r->fs, 1, buf, sizeof(buf), (uint16_t)k),
+				 (int)(13 - k));
+		ck_assert_mem_eq(buf, v, 13 - k);
+	}
+	ck_assert_int_eq(fc_nvs_read_hist(&r->fs, 1, buf, sizeof(buf), 3), FC_ENOENT);
+	ck_assert_int_eq(fc_nvs_delete(&r->fs, 1), 0);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 1, buf, sizeof(buf)), FC_ENOENT);
+	ck_assert_int_eq(fc_nvs_read_hist(&r->fs, 1, buf, sizeof(buf), 1), 13);
+	ck_assert_int_eq(fc_nvs_read_hist(&r->fs, 2, buf, sizeof(buf), 0), FC_ENOENT);
+	rig_free(r);
+}
+END_TEST
+
+START_TEST(limits_and_sector_control)
+{
+	struct rig *r = rig_new(1024, 3, 4, 32);
+	static uint8_t big[1024];
+
+	rig_mount(r);
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 1, big, 1024 - 4 * 8 + 1), FC_ETOOBIG);
+	ck_assert_int_eq(fc_nvs_sector_max_data_size(&r->fs), 1024 - 16 - 8 - 8);
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 1, big, 1024 - 4 * 8), 1024 - 4 * 8);
+	ck_assert_int_eq(fc_nvs_sector_max_data_size(&r->fs), 0);
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 2, big, 4), 4); /* moves on to sector 1 */
+	ck_assert_uint_eq(r->fs.ate_wra >> 16, 1);
+	ck_assert_int_eq(fc_nvs_sector_use_next(&r->fs), 0);
+	ck_assert_uint_eq(r->fs.ate_wra >> 16, 2);
+	/* sector 0 was collected: both entries still read back */
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 1, NULL, 0), 1024 - 4 * 8);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 2, NULL, 0), 4);
+	ck_assert_int_eq(fc_nvs_clear(&r->fs), 0);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 2, NULL, 0), FC_ENOTMOUNTED);
+	rig_mount(r);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 2, NULL, 0), FC_ENOENT);
+	rig_free(r);
+}
+END_TEST
+
+START_TEST(full_partition_says_no_space)
+{
+	struct rig *r = rig_new(1024, 2, 4, 32);
+	uint8_t v[200];
+	int rc = 0;
+	uint16_t id;
+
+	rig_mount(r);
+	memset(v, 0x5a, sizeof(v));
+	for (id = 1; id < 20 && rc >= 0; id++)
+		rc = fc_nvs_write(&r->fs, id, v, sizeof(v));
+	ck_assert_int_eq(rc, FC_ENOSPC);
+	/* what was acknowledged is still there, and the engine still works */
+	for (uint16_t k = 1; k < id - 1; k++)
+		ck_assert_int_eq(fc_nvs_read(&r->fs, k, NULL, 0), 200);
+	ck_assert_int_eq(fc_nvs_delete(&r->fs, 1), 0);
+	ck_assert_int_eq(fc_nvs_read(&r->fs, 1, NULL, 0), FC_ENOENT);
+	rig_free(r);
+}
+END_TEST
+
+/*
+ * Run the same workload with several GC wrap-arounds through the index, an
+ * index too small for the ids, and Zephyr's algorithms: all must leave the
+ * same bytes on flash, read the same values and report the same free space.
+ */
+START_TEST(lookup_modes_agree_through_gc)
+{
+	static const struct {
+		enum fc_nvs_lookup lookup;
+		uint32_t slots;
+	} modes[] = {
+		{ FC_NVS_LOOKUP_INDEX, 128 },
+		{ FC_NVS_LOOKUP_INDEX, 16 },
+		{ FC_NVS_LOOKUP_INDEX, 0 },
+		{ FC_NVS_LOOKUP_ZEPHYR, 32 },
+		{ FC_NVS_LOOKUP_ZEPHYR, 0 },
+	};
+	struct rig *rigs[G_N_ELEMENTS(modes)];
+	unsigned int gen[64] = { 0 };
+	uint8_t v[32];
+
+	for (size_t m = 0; m < G_N_ELEMENTS(modes); m++) {
+		rigs[m] = rig_new(1024, 4, 4, modes[m].slots);
+		rigs[m]->cfg.lookup = modes[m].lookup;
+		rig_mount(rigs[m]);
+	}
+	for (unsigned int op = 0; op < 600; op++) {
+		uint16_t id = (uint16_t)(op * 7 % 40 + 1);
+		unsigned int len = 1 + op % 23;
+		bool del = op % 11 == 0;
+
+		if (!del)
+			value(v, id, op, len);
+		for (size_t m = 0; m < G_N_ELEMENTS(modes); m++) {
+			int rc = del ? fc_nvs_delete(&rigs[m]->fs, id)
+				     : fc_nvs_write(&rigs[m]->fs, id, v, len);
+
+			ck_assert_int_ge(rc, 0);
+			if (m)
+				ck_assert_mem_eq(rigs[m]->mem, rigs[0]->mem, 4096);
+		}
+		gen[id] = del ? 0 : op + 1;
+		if (op % 97 == 0 || op == 599) {
+			for (size_t m = 0; m < G_N_ELEMENTS(modes); m++) {
+				rig_mount(rigs[m]);
+				ck_assert_int_eq(fc_nvs_calc_free_space(&rigs[m]->fs),
+						 fc_nvs_calc_free_space(&rigs[0]->fs));
+				for (uint16_t k = 1; k <= 40; k++) {
+					if (!gen[k]) {
+						ck_assert_int_eq(fc_nvs_read(&rigs[m]->fs, k, NULL, 0),
+								 FC_ENOENT);
+						continue;
+					}
+					value(v, k, gen[k] - 1, 1 + (gen[k] - 1) % 23);
+					expect_value(&rigs[m]->fs, k, gen[k] - 1, 1 + (gen[k] - 1) % 23);
+				}
+			}
+		}
+	}
+	/* the partition wrapped several times */
+	ck_assert_uint_ge(rigs[0]->cnt.erases, 12);
+	for (size_t m = 0; m < G_N_ELEMENTS(modes); m++)
+		rig_free(rigs[m]);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("nvs");
+	TCase *tc = tcase_create("engine");
+
+	tcase_add_test(tc, config_is_validated);
+	tcase_add_test(tc, blank_mount_counts);
+	tcase_add_test(tc, index_answers_without_reads);
+	tcase_add_test(tc, identical_write_writes_nothing);
+	tcase_add_test(tc, data_crc_detects_corruption);
+	tcase_add_test(tc, read_returns_stored_length_and_history);
+	tcase_add_test(tc, limits_and_sector_control);
+	tcase_add_test(tc, full_partition_says_no_space);
+	tcase_add_test(tc, lookup_modes_agree_through_gc);
+	suite_add_tcase(s, tc);
+	return fc_check_run(s);
+}
