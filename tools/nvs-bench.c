@@ -18,6 +18,7 @@ static gboolean zephyr;
 static char *csv_path;
 static char *format = "table";
 static char *compare_path;
+static char *input_path;
 static char *plot_path;
 static char *plot_x;
 static char *plot_y = "sim_ns";
@@ -42,6 +43,9 @@ static const GOptionEntry entries[] = {
 	  "FMT" },
 	{ "compare", 'c', 0, G_OPTION_ARG_FILENAME, &compare_path,
 	  "Print each figure that differs from an earlier CSV, in percent", "OLD.csv" },
+	{ "input", 'i', 0, G_OPTION_ARG_FILENAME, &input_path,
+	  "Read the rows of an earlier -o CSV instead of running (for tables, plots, compares)",
+	  "FILE.csv" },
 	{ "plot", 'p', 0, G_OPTION_ARG_FILENAME, &plot_path, "Write an SVG plot", "FILE.svg" },
 	{ "plot-x", 0, 0, G_OPTION_ARG_STRING, &plot_x,
 	  "Knob on the x axis (default: the first numeric knob that varies)", "KNOB" },
@@ -192,6 +196,32 @@ static GPtrArray *run_all(GPtrArray *workloads, const struct bench_defs *defs, u
 	return rows;
 }
 
+/* Rows of an earlier run; defs then describe the values found in them. */
+static GPtrArray *read_input(struct bench_defs *defs)
+{
+	GError *err = NULL;
+	GPtrArray *rows = bench_csv_read(input_path, &err);
+
+	if (!rows) {
+		fprintf(stderr, "nvs-bench: %s\n", err->message);
+		g_error_free(err);
+		return NULL;
+	}
+	for (guint i = 0; i < rows->len; i++) {
+		const struct bench_row *row = g_ptr_array_index(rows, i);
+		guint g = 0;
+
+		for (int k = 0; k < BENCH_KNOB_COUNT; k++)
+			bench_defs_add_value(defs, k, row->knob[k]);
+		while (g < defs->geometries->len &&
+		       strcmp(g_ptr_array_index(defs->geometries, g), row->geometry))
+			g++;
+		if (g == defs->geometries->len)
+			g_ptr_array_add(defs->geometries, g_strdup(row->geometry));
+	}
+	return rows;
+}
+
 /* The plot's x knob: as given, or the first numeric knob that varies. */
 static int plot_setup(const struct bench_defs *defs, struct bench_plot_spec *spec)
 {
@@ -315,7 +345,7 @@ int main(int argc, char **argv)
 {
 	struct bench_defs defs;
 	struct bench_plot_spec spec = { 0 };
-	GPtrArray *workloads, *rows;
+	GPtrArray *workloads, *rows = NULL;
 	uint64_t nperm;
 	GError *err = NULL;
 	int rc = parse_args(&argc, &argv);
@@ -331,6 +361,21 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	bench_defs_init(&defs);
+	if (input_path) {
+		if (geometry_args || define_args || zephyr || argc > 1)
+			rc = usage_error("--input takes no workloads, -G, -D or --zephyr");
+		rows = rc ? NULL : read_input(&defs);
+		if (!rc && rows && plot_path)
+			rc = plot_setup(&defs, &spec);
+		if (!rc && rows)
+			rc = report(rows, &defs, &spec);
+		else if (!rc)
+			rc = 1;
+		if (rows)
+			g_ptr_array_unref(rows);
+		bench_defs_clear(&defs);
+		return rc;
+	}
 	rc = setup_defs(&defs);
 	if (!rc && !bench_defs_count(&defs, &nperm, &err)) {
 		rc = usage_error("%s", err->message);

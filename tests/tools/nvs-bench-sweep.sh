@@ -71,6 +71,10 @@ grep -q '^compare: 12 rows matched, [0-9]* figures changed, 0 new rows, 0 old ro
 	"$tmp/cmp" || fail "compare summary: $(tail -n 1 "$tmp/cmp")"
 if grep -v -e '^compare:' -e ': cpu_ns ' "$tmp/cmp"; then fail "deterministic figures changed"; fi
 
+# --input reads the rows back without running: the CSV comes out unchanged.
+"$bench" --input "$tmp/run.csv" -f csv >"$tmp/again.csv" || fail "--input run"
+cmp -s "$tmp/run.csv" "$tmp/again.csv" || fail "--input changed the rows"
+
 # A plot of the write phase against entries, one series per variant.
 "$bench" seq -G spi-nor -D sectors=2 -D entries=2,4 -D variant=ours,zephyr -f none \
 	--plot "$tmp/p.svg" --plot-phase write --plot-y progs 2>/dev/null || fail "plot run"

@@ -446,3 +446,17 @@ void bench_defs_describe(GString *out)
 		g_string_append_printf(out, "  %-17s %-9s %s\n", knobs[k].name, def, knobs[k].help);
 	}
 }
+
+void bench_defs_add_value(struct bench_defs *defs, enum bench_knob k, int64_t v)
+{
+	GArray *vals = defs->values[k];
+
+	if (!defs->given[k]) {
+		g_array_set_size(vals, 0);
+		defs->given[k] = true;
+	}
+	for (guint i = 0; i < vals->len; i++)
+		if (g_array_index(vals, int64_t, i) == v)
+			return;
+	g_array_append_val(vals, v);
+}

@@ -119,6 +119,12 @@ gboolean bench_defs_count(const struct bench_defs *defs, uint64_t *count, GError
 /* Decode permutation index (< count) into perm. */
 void bench_defs_perm(const struct bench_defs *defs, uint64_t index, struct bench_perm *perm);
 
+/*
+ * bench_defs_add_value - add v to knob k's values unless present; the
+ * first call for a knob replaces its default (rebuilding defs from rows).
+ */
+void bench_defs_add_value(struct bench_defs *defs, enum bench_knob k, int64_t v);
+
 /* TRUE when knob k takes more than one value. */
 gboolean bench_defs_varies(const struct bench_defs *defs, enum bench_knob k);
 

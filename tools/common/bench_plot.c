@@ -10,6 +10,7 @@
 #define RIGHT 250.0 /* room for the legend */
 #define TOP 50.0
 #define BOTTOM 70.0
+#define MAX_DATA_TICKS 12
 
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -204,9 +205,37 @@ static void xml_escaped(GString *out, const char *text)
 	g_free(esc);
 }
 
-static void draw_axis(GString *out, const struct axis *a, bool horizontal, const char *label)
+/* The x values of every point when there are few of them (a sweep's own values), else NULL. */
+static GArray *data_ticks(const GPtrArray *series)
 {
-	GArray *ticks = axis_ticks(a);
+	GArray *xs = g_array_new(FALSE, FALSE, sizeof(double));
+
+	for (guint i = 0; i < series->len; i++) {
+		const struct series *s = g_ptr_array_index(series, i);
+
+		for (guint j = 0; j < s->points->len; j++) {
+			double x = g_array_index(s->points, struct point, j).x;
+			guint k = 0;
+
+			while (k < xs->len && g_array_index(xs, double, k) != x)
+				k++;
+			if (k == xs->len)
+				g_array_append_val(xs, x);
+		}
+	}
+	if (xs->len > MAX_DATA_TICKS) {
+		g_array_free(xs, TRUE);
+		return NULL;
+	}
+	return xs;
+}
+
+/* ticks: the values to mark, or NULL for 1-2-5 steps; taken over. */
+static void draw_axis(GString *out, const struct axis *a, GArray *ticks, bool horizontal,
+		      const char *label)
+{
+	if (!ticks)
+		ticks = axis_ticks(a);
 	char num[32];
 
 	for (guint i = 0; i < ticks->len; i++) {
@@ -330,8 +359,8 @@ GString *bench_plot_svg(const GPtrArray *rows, const struct bench_defs *defs,
 			       (LEFT + W - RIGHT) / 2);
 	xml_escaped(out, title);
 	g_string_append(out, "</text>\n");
-	draw_axis(out, &ax, true, bench_knob(spec->x)->name);
-	draw_axis(out, &ay, false, ylabel);
+	draw_axis(out, &ax, data_ticks(series), true, bench_knob(spec->x)->name);
+	draw_axis(out, &ay, NULL, false, ylabel);
 	g_string_append_printf(out, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' "
 			       "fill='none' stroke='black'/>\n", LEFT, TOP, W - RIGHT - LEFT,
 			       H - BOTTOM - TOP);
