@@ -6,6 +6,7 @@
 # time here: read_cpu_ns=0). seq with 3 entries of 4 B on 2 sectors of 4 KiB:
 #  mount: one 8-byte gc_done ATE                      -> 1 prog, 8 B, 400 us
 #  write: 3 x (4 B data + 8 B ATE), one page each    -> 6 progs, 36 B, 2.4 ms
+#  rewrite: the same with new values                 -> 6 progs, 36 B, 2.4 ms
 #  read:  no program, no erase.
 # Waiting 400 us for a program: spin (every 1 us) polls 400 times and sees
 # it at once. Adaptive sleeps half the time waited so far (at least 1 us):
@@ -25,8 +26,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 header='workload,geometry,variant,sectors,sector_size,write_block,value_size,entries,updates,lookup_slots,name_cache_slots,data_crc,wait,tick_ns,read_cpu_ns,seed,phase,ops,reads,read_bytes,progs,prog_bytes,erases,erase_bytes,max_wear,sim_ns,floor_ns,overshoot_ns,polls,cpu_ns,status'
 [ "$(head -n 1 "$tmp/run.csv")" = "$header" ] || fail "CSV header: $(head -n 1 "$tmp/run.csv")"
-# 2 variants x 2 wait policies x 3 phases
-[ "$(tail -n +2 "$tmp/run.csv" | wc -l)" -eq 12 ] || fail "expected 12 rows"
+# 2 variants x 2 wait policies x 4 phases
+[ "$(tail -n +2 "$tmp/run.csv" | wc -l)" -eq 16 ] || fail "expected 16 rows"
 
 # Columns by name, so the check reads like the hand computation above.
 awk -F, '
@@ -44,7 +45,7 @@ function want(name, value) {
 	want("erases", 0)
 	want("max_wear", 0)
 	if (ph == "mount") { n = 1; want("prog_bytes", 8); want("ops", 1) }
-	if (ph == "write") { n = 6; want("prog_bytes", 36); want("ops", 3) }
+	if (ph == "write" || ph == "rewrite") { n = 6; want("prog_bytes", 36); want("ops", 3) }
 	if (ph == "read") { n = 0; want("prog_bytes", 0); want("ops", 3) }
 	want("progs", n)
 	want("floor_ns", n * 400000)
@@ -55,25 +56,36 @@ function want(name, value) {
 	if (ph == "read" && $c["reads"] < 3) { print "FAIL: read phase read less than 3 times"; bad = 1 }
 	rows++
 }
-END { if (rows != 12) bad = 1; exit bad }' "$tmp/run.csv" || fail "counters differ (see above)"
+END { if (rows != 16) bad = 1; exit bad }' "$tmp/run.csv" || fail "counters differ (see above)"
 
 # The table for people names the phases and the varying knobs.
 "$bench" seq -G spi-nor -D sectors=2 -D entries=3 -D wait=spin,adaptive >"$tmp/table" 2>/dev/null ||
 	fail "table run"
 grep -q '^workload  geometry  wait  *phase' "$tmp/table" || fail "table header: $(head -n 1 "$tmp/table")"
-[ "$(wc -l <"$tmp/table")" -eq 7 ] || fail "table lines"
+[ "$(wc -l <"$tmp/table")" -eq 9 ] || fail "table lines"
 
 # --compare against itself: every row matched, nothing but CPU time changes.
 "$bench" seq -G spi-nor -D sectors=2 -D entries=3 -D value_size=4 -D read_cpu_ns=0 \
 	-D wait=spin,adaptive -D variant=ours,zephyr -f none --compare "$tmp/run.csv" \
 	>"$tmp/cmp" 2>/dev/null || fail "compare run"
-grep -q '^compare: 12 rows matched, [0-9]* figures changed, 0 new rows, 0 old rows missing$' \
+grep -q '^compare: 16 rows matched, [0-9]* figures changed, 0 new rows, 0 old rows missing$' \
 	"$tmp/cmp" || fail "compare summary: $(tail -n 1 "$tmp/cmp")"
 if grep -v -e '^compare:' -e ': cpu_ns ' "$tmp/cmp"; then fail "deterministic figures changed"; fi
 
 # --input reads the rows back without running: the CSV comes out unchanged.
 "$bench" --input "$tmp/run.csv" -f csv >"$tmp/again.csv" || fail "--input run"
 cmp -s "$tmp/run.csv" "$tmp/again.csv" || fail "--input changed the rows"
+
+# The spec's reference workload (8 x 4 KiB, write block 4, ids 1..255 of 4 B,
+# written then rewritten): the Zephyr variant makes exactly Zephyr's read
+# calls without a lookup cache, with 128 slots and with 512.
+"$bench" seq -G ram -D write_block=4 -D variant=zephyr -D lookup_slots=0,128,512 -f csv \
+	>"$tmp/ref.csv" 2>/dev/null || fail "reference workload"
+got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["phase"] == "write" || $c["phase"] == "rewrite" { printf "%s:%s ", $c["lookup_slots"], $c["reads"] }' \
+	"$tmp/ref.csv")
+[ "$got" = "0:33150 0:66004 128:14593 128:37768 512:4568 512:14202 " ] ||
+	fail "reference read calls: $got"
 
 # A plot of the write phase against entries, one series per variant.
 "$bench" seq -G spi-nor -D sectors=2 -D entries=2,4 -D variant=ours,zephyr -f none \
