@@ -81,6 +81,8 @@ int main(void)
 		{ "index 256 slots", FC_NVS_LOOKUP_INDEX, 256, 0, 0 },
 		{ "index 128 slots", FC_NVS_LOOKUP_INDEX, 128, 0, 0 },
 		{ "index 512 slots", FC_NVS_LOOKUP_INDEX, 512, 0, 0 },
+		/* 8-byte slots: 64 take the 512 bytes of Zephyr's 128 4-byte ones */
+		{ "index 64 slots (Zephyr-128 memory)", FC_NVS_LOOKUP_INDEX, 64, 0, 0 },
 	};
 	struct counts c[sizeof(modes) / sizeof(modes[0])];
 

@@ -33,6 +33,7 @@ struct ate {
 /* A window of one sector's ATE area, so scans read CHUNK bytes at a time. */
 struct slot_win {
 	uint32_t addr, len;
+	bool up; /* filled from the slot asked for upward (walks), else chunk-aligned */
 	uint8_t buf[CHUNK];
 };
 
@@ -244,7 +245,7 @@ static int win_ate(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr, s
 	    o + FC_NVS_ATE_BYTES > offs(w->addr) + w->len) {
 		/* Zephyr mode reads slot by slot, as Zephyr does */
 		uint32_t unit = fs->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR ? fs->ate_size : CHUNK;
-		uint32_t start = o - o % unit;
+		uint32_t start = w->up ? o : o - o % unit;
 		uint32_t len = FC_MIN(unit, ssize(fs) - start);
 		int rc = flash_rd(fs, mkaddr(sect(addr), start), w->buf, len);
 
@@ -299,17 +300,27 @@ static int sector_low(const struct fc_nvs *fs, struct slot_win *w, uint32_t s,
 	return recover_last(fs, w, s, low);
 }
 
+static bool zephyr_mode(const struct fc_nvs *fs)
+{
+	return fs->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR;
+}
+
+/* A walk reads ATE areas through a window; Zephyr mode reads each ATE alone, as Zephyr. */
+static int walk_read(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr, struct ate *a)
+{
+	return zephyr_mode(fs) ? ate_read(fs, addr, a) : win_ate(fs, w, addr, a);
+}
+
 /*
  * One step of a backward walk (Zephyr's nvs_prev_ate): read the ATE at
  * *addr and move *addr to the next older slot, hopping to the previous
  * sector through its close ATE; back at fs->ate_wra when the log ends.
  */
-static int walk_prev(const struct fc_nvs *fs, uint32_t *addr, struct ate *a)
+static int walk_prev(const struct fc_nvs *fs, struct slot_win *w, uint32_t *addr, struct ate *a)
 {
-	struct slot_win w = { .len = 0 };
 	struct ate close;
 	uint32_t s;
-	int rc = ate_read(fs, *addr, a);
+	int rc = walk_read(fs, w, *addr, a);
 
 	if (rc)
 		return rc;
@@ -317,7 +328,7 @@ static int walk_prev(const struct fc_nvs *fs, uint32_t *addr, struct ate *a)
 	if (offs(*addr) != ssize(fs) - fs->ate_size)
 		return 0;
 	s = prev_sector(fs, sect(*addr));
-	rc = close_read(fs, s, &close);
+	rc = walk_read(fs, w, mkaddr(s, ssize(fs) - fs->ate_size), &close);
 	if (rc)
 		return rc;
 	if (close.erased) {
@@ -328,7 +339,7 @@ static int walk_prev(const struct fc_nvs *fs, uint32_t *addr, struct ate *a)
 		*addr = mkaddr(s, close.offset);
 		return 0;
 	}
-	return recover_last(fs, &w, s, addr);
+	return recover_last(fs, w, s, addr);
 }
 
 /*
@@ -338,11 +349,12 @@ static int walk_prev(const struct fc_nvs *fs, uint32_t *addr, struct ate *a)
 static int walk_find(const struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
 		     uint32_t *found, struct ate *a)
 {
+	struct slot_win w = { .len = 0, .up = true };
 	uint32_t addr = start, stop = age_key(fs, limit), steps = 0;
 
 	do {
 		uint32_t cur = addr;
-		int rc = walk_prev(fs, &addr, a);
+		int rc = walk_prev(fs, &w, &addr, a);
 
 		if (rc)
 			return rc;
@@ -359,11 +371,6 @@ static int walk_find(const struct fc_nvs *fs, uint32_t start, uint16_t id, uint3
 }
 
 /* ---- lookup: the index or Zephyr's cache ---- */
-
-static bool zephyr_mode(const struct fc_nvs *fs)
-{
-	return fs->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR;
-}
 
 /* Zephyr's lookup cache position: a 16-bit integer hash, modulo the size. */
 static uint32_t zcache_pos(const struct fc_nvs *fs, uint16_t id)
@@ -827,6 +834,7 @@ static int gap_slot(struct fc_nvs *fs, uint32_t addr, const struct ate *a, void 
 /* Zephyr's cache rebuild: a walk from the newest ATE, first valid one per slot wins. */
 static int zcache_rebuild(struct fc_nvs *fs)
 {
+	struct slot_win w = { .len = 0 };
 	uint32_t addr = fs->ate_wra, steps = 0;
 	struct ate a;
 
@@ -838,7 +846,7 @@ static int zcache_rebuild(struct fc_nvs *fs)
 		return 0;
 	do {
 		uint32_t cur = addr;
-		int rc = walk_prev(fs, &addr, &a);
+		int rc = walk_prev(fs, &w, &addr, &a);
 
 		if (rc)
 			return rc;
@@ -1098,12 +1106,13 @@ int fc_nvs_read_hist(struct fc_nvs *fs, uint16_t id, void *data, size_t len, uin
 		return FC_EINVAL;
 	rc = find_newest(fs, id, &addr, &a, true);
 	for (uint16_t k = 0; rc > 0 && k < cnt; k++) {
-		uint32_t w = addr;
+		struct slot_win w = { .len = 0, .up = true };
+		uint32_t older = addr;
 		struct ate skip;
 
-		rc = walk_prev(fs, &w, &skip);
+		rc = walk_prev(fs, &w, &older, &skip);
 		if (!rc)
-			rc = w == fs->ate_wra ? 0 : walk_find(fs, w, id, NO_ADDR, &addr, &a);
+			rc = older == fs->ate_wra ? 0 : walk_find(fs, older, id, NO_ADDR, &addr, &a);
 	}
 	if (rc < 0)
 		return rc;
@@ -1134,6 +1143,7 @@ int fc_nvs_read(struct fc_nvs *fs, uint16_t id, void *data, size_t len)
 /* Zephyr's free-space count: for each ATE, a walk to its id's newest ATE. */
 static int zephyr_free_space(struct fc_nvs *fs, uint32_t *space)
 {
+	struct slot_win w = { .len = 0 }; /* unused: Zephyr mode reads ATE by ATE */
 	uint32_t step = fs->ate_wra, steps = 0;
 	struct ate sa, wa;
 	int rc;
@@ -1141,11 +1151,11 @@ static int zephyr_free_space(struct fc_nvs *fs, uint32_t *space)
 	do {
 		uint32_t wlk = fs->ate_wra, inner = 0;
 
-		rc = walk_prev(fs, &step, &sa);
+		rc = walk_prev(fs, &w, &step, &sa);
 		if (rc)
 			return rc;
 		do {
-			rc = walk_prev(fs, &wlk, &wa);
+			rc = walk_prev(fs, &w, &wlk, &wa);
 			if (rc)
 				return rc;
 			if (++inner > max_steps(fs))
@@ -1176,7 +1186,10 @@ int fc_nvs_calc_free_space(struct fc_nvs *fs)
 		if (rc)
 			return rc;
 	} else {
-		space -= fs->live_bytes + fs->gc_done_ates * fs->ate_size;
+		uint32_t used = fs->live_bytes + fs->gc_done_ates * fs->ate_size;
+
+		/* garbage can claim more than the partition holds */
+		space = used < space ? space - used : 0;
 	}
 	return (int)FC_MIN(space, (uint32_t)INT_MAX);
 }
@@ -1205,4 +1218,232 @@ int fc_nvs_sector_use_next(struct fc_nvs *fs)
 	if (rc)
 		fs->mounted = false;
 	return rc;
+}
+
+/* ---- read-only walk for tools ---- */
+
+struct walk_sector {
+	uint32_t s, low; /* sector, lowest ATE slot listed */
+	bool in_log;     /* its ATEs belong to the log */
+	struct ate close;
+	struct fc_nvs_sector_info info;
+};
+
+static enum fc_nvs_ate_status slot_status(struct fc_nvs *fs, const struct walk_sector *ws,
+					  uint32_t addr, const struct ate *a)
+{
+	uint32_t v;
+
+	if (!a->crc_ok)
+		return a->crc8 == erase_value(fs) ? FC_NVS_ATE_TORN : FC_NVS_ATE_CRC_BAD;
+	if (!ate_valid(fs, a))
+		return FC_NVS_ATE_OUT_OF_BOUNDS;
+	if (a->id == ID_SPECIAL)
+		return a->len ? FC_NVS_ATE_STALE : FC_NVS_ATE_GC_DONE;
+	if (!a->len)
+		return FC_NVS_ATE_DELETED;
+	if (ws->in_log && fc_cache_peek(&fs->index, a->id, &v) && v == addr)
+		return FC_NVS_ATE_LIVE;
+	return FC_NVS_ATE_STALE;
+}
+
+/* Does the value of a (at sector s) match the CRC-32 stored after it? */
+static int value_crc_ok(const struct fc_nvs *fs, uint32_t s, const struct ate *a, bool *ok)
+{
+	uint8_t buf[BLOCK];
+	uint32_t vlen = a->len - CRC_SIZE, crc = 0;
+	int rc;
+
+	for (uint32_t pos = 0; pos < vlen; pos += sizeof(buf)) {
+		uint32_t n = FC_MIN((uint32_t)sizeof(buf), vlen - pos);
+
+		rc = flash_rd(fs, mkaddr(s, a->offset + pos), buf, n);
+		if (rc)
+			return rc;
+		crc = fc_crc32_ieee_update(crc, buf, n);
+	}
+	rc = flash_rd(fs, mkaddr(s, a->offset + vlen), buf, CRC_SIZE);
+	*ok = !rc && fc_get_le32(buf) == crc;
+	return rc;
+}
+
+/* One pass over a sector's listed slots: count (ops NULL) or report each ATE. */
+static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws,
+		      const struct fc_nvs_walk_ops *ops, void *ctx)
+{
+	struct slot_win w = { .len = 0 };
+	struct fc_nvs_sector_info *si = &ws->info;
+	uint32_t data_end = 0;
+	struct ate a;
+	int rc;
+
+	for (uint32_t o = offs(ws->low); o <= top_slot(fs); o += fs->ate_size) {
+		struct fc_nvs_ate_info ai;
+
+		rc = win_ate(fs, &w, mkaddr(ws->s, o), &a);
+		if (rc)
+			return rc;
+		if (a.erased)
+			continue;
+		ai.addr = mkaddr(ws->s, o);
+		ai.id = a.id;
+		ai.offset = a.offset;
+		ai.len = a.len;
+		ai.part = a.part;
+		ai.crc8 = a.crc8;
+		ai.status = slot_status(fs, ws, ai.addr, &a);
+		ai.data_crc_ok = false;
+		if (ate_valid(fs, &a))
+			data_end = FC_MAX(data_end, al(fs, (uint32_t)a.offset + a.len));
+		if (!ops) {
+			si->live += ai.status == FC_NVS_ATE_LIVE;
+			si->stale += ai.status == FC_NVS_ATE_STALE;
+			si->deleted += ai.status == FC_NVS_ATE_DELETED;
+			si->bad += ai.status == FC_NVS_ATE_CRC_BAD || ai.status == FC_NVS_ATE_TORN ||
+				   ai.status == FC_NVS_ATE_OUT_OF_BOUNDS;
+			si->gc_done |= ai.status == FC_NVS_ATE_GC_DONE;
+			continue;
+		}
+		if (fs->cfg.data_crc && a.len >= CRC_SIZE &&
+		    (ai.status == FC_NVS_ATE_LIVE || ai.status == FC_NVS_ATE_STALE)) {
+			rc = value_crc_ok(fs, ws->s, &a, &ai.data_crc_ok);
+			if (rc)
+				return rc;
+		}
+		if (ops->ate) {
+			rc = ops->ate(ctx, &ai);
+			if (rc)
+				return rc;
+		}
+	}
+	if (!ops) {
+		uint32_t top = ssize(fs) - fs->ate_size;
+
+		si->used_bytes = data_end + (top - FC_MIN(offs(ws->low), top)) +
+				 (ws->close.erased ? 0 : fs->ate_size);
+		si->free_bytes = offs(ws->low) > data_end ? offs(ws->low) - data_end : 0;
+	}
+	return 0;
+}
+
+static int walk_close(const struct walk_sector *ws, const struct fc_nvs_walk_ops *ops, void *ctx,
+		      struct fc_nvs *fs)
+{
+	struct fc_nvs_ate_info ai;
+
+	if (ws->close.erased || !ops->ate)
+		return 0;
+	ai.addr = mkaddr(ws->s, ssize(fs) - fs->ate_size);
+	ai.id = ws->close.id;
+	ai.offset = ws->close.offset;
+	ai.len = ws->close.len;
+	ai.part = ws->close.part;
+	ai.crc8 = ws->close.crc8;
+	ai.status = close_valid(fs, &ws->close) ? FC_NVS_ATE_CLOSE : slot_status(fs, ws, ai.addr, &ws->close);
+	ai.data_crc_ok = false;
+	return ops->ate(ctx, &ai);
+}
+
+/* Lowest slot to list in a sector: the log's ATEs, else down to the first erased slot. */
+static int walk_low(struct fc_nvs *fs, struct walk_sector *ws)
+{
+	struct slot_win w = { .len = 0 };
+	uint32_t o;
+	struct ate a;
+	int rc;
+
+	if (sect(fs->ate_wra) == ws->s) {
+		ws->low = fs->ate_wra + fs->ate_size;
+		return 0;
+	}
+	if (ws->in_log)
+		return sector_low(fs, &w, ws->s, &ws->close, &ws->low);
+	for (o = top_slot(fs);; o -= fs->ate_size) {
+		rc = win_ate(fs, &w, mkaddr(ws->s, o), &a);
+		if (rc)
+			return rc;
+		if (a.erased || o < fs->ate_size)
+			break;
+	}
+	ws->low = mkaddr(ws->s, a.erased ? o + fs->ate_size : o);
+	return 0;
+}
+
+int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *ops, void *ctx)
+{
+	struct fc_nvs fs;
+	uint32_t wsec, n, log_len = 0;
+	int rc = check_config(cfg);
+
+	if (rc || !ops)
+		return FC_EINVAL;
+	if (!cfg->index_slot_count)
+		return FC_ENOMEM;
+	FC_MEMSET(&fs, 0, sizeof(fs));
+	fs.cfg = *cfg;
+	fs.cfg.lookup = FC_NVS_LOOKUP_INDEX;
+	fs.ate_size = FC_MAX(FC_NVS_ATE_BYTES, cfg->flash->geo.write_size);
+	n = cfg->sector_count;
+	rc = find_write_sector(&fs, &wsec);
+	if (!rc)
+		rc = find_write_pointers(&fs, wsec);
+	if (!rc)
+		rc = skip_dirty_data(&fs);
+	if (!rc)
+		rc = fc_cache_init(&fs.index, FC_CACHE_PROBE, cfg->index_slots, cfg->index_slot_count);
+	if (!rc)
+		rc = for_each_slot(&fs, build_slot, NULL);
+	if (rc)
+		return rc;
+	if (fs.gap)
+		return FC_ENOMEM;
+	/* how many sectors behind the write sector still belong to the log */
+	for (uint32_t s = prev_sector(&fs, wsec); s != wsec; s = prev_sector(&fs, s)) {
+		struct ate close;
+
+		rc = close_read(&fs, s, &close);
+		if (rc)
+			return rc;
+		if (close.erased)
+			break;
+		log_len++;
+	}
+	for (uint32_t age = 0; age < n; age++) {
+		struct walk_sector ws;
+		uint32_t end;
+
+		FC_MEMSET(&ws, 0, sizeof(ws));
+		ws.s = (wsec + 1 + age) % n;
+		ws.in_log = (wsec + n - ws.s) % n <= log_len;
+		ws.info.sector = (uint16_t)ws.s;
+		ws.info.age = (uint16_t)age;
+		rc = close_read(&fs, ws.s, &ws.close);
+		if (rc)
+			return rc;
+		if (!ws.close.erased)
+			ws.info.state = close_valid(&fs, &ws.close) ? FC_NVS_SECTOR_CLOSED
+								     : FC_NVS_SECTOR_CORRUPT;
+		else {
+			rc = dirty_end(&fs, mkaddr(ws.s, 0), ssize(&fs), &end);
+			if (rc)
+				return rc;
+			ws.info.state = end ? FC_NVS_SECTOR_OPEN : FC_NVS_SECTOR_ERASED;
+		}
+		ws.low = mkaddr(ws.s, ssize(&fs) - fs.ate_size);
+		if (ws.info.state != FC_NVS_SECTOR_ERASED)
+			rc = walk_low(&fs, &ws);
+		if (!rc)
+			rc = walk_slots(&fs, &ws, NULL, ctx);
+		if (!rc && ws.s == wsec)
+			ws.info.free_bytes = offs(fs.ate_wra) + fs.ate_size - offs(fs.data_wra);
+		if (!rc && ops->sector)
+			rc = ops->sector(ctx, &ws.info);
+		if (!rc)
+			rc = walk_close(&ws, ops, ctx, &fs);
+		if (!rc)
+			rc = walk_slots(&fs, &ws, ops, ctx);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }

@@ -225,6 +225,100 @@ START_TEST(vector_other_lookups)
 }
 END_TEST
 
+/* ---- the read-only walk ---- */
+
+struct walk_log {
+	const struct expect *e;
+	const uint8_t *mem;
+	unsigned int sector_size;
+	unsigned int sectors, live, torn, corrupt, ages, crc_ok, last_age;
+	int stop_after;
+	unsigned int ates;
+};
+
+static int on_sector(void *ctx, const struct fc_nvs_sector_info *si)
+{
+	struct walk_log *w = ctx;
+
+	ck_assert_uint_eq(si->age, w->sectors); /* oldest first, each sector once */
+	w->sectors++;
+	w->corrupt += si->state == FC_NVS_SECTOR_CORRUPT;
+	ck_assert_uint_le(si->used_bytes + si->free_bytes, w->sector_size);
+	return 0;
+}
+
+static int on_ate(void *ctx, const struct fc_nvs_ate_info *ai)
+{
+	struct walk_log *w = ctx;
+
+	w->ates++;
+	if (w->stop_after && (int)w->ates == w->stop_after)
+		return 42;
+	w->torn += ai->status == FC_NVS_ATE_TORN;
+	if (ai->status != FC_NVS_ATE_LIVE)
+		return 0;
+	w->live++;
+	w->crc_ok += ai->data_crc_ok;
+	for (guint k = 0; k < w->e->entries->len; k++) {
+		const struct entry *en = &g_array_index(w->e->entries, struct entry, k);
+		const uint8_t *data = w->mem + (ai->addr >> 16) * w->sector_size + ai->offset;
+
+		if (en->id != ai->id)
+			continue;
+		ck_assert_uint_eq(ai->len, en->len + (w->e->crc ? 4 : 0));
+		ck_assert_mem_eq(data, en->data, en->len);
+		return 0;
+	}
+	ck_abort_msg("live id 0x%04x not expected", ai->id);
+	return 0;
+}
+
+START_TEST(vector_walk)
+{
+	const char *name = g_ptr_array_index(images, _i);
+	struct expect e;
+	struct dev *d = g_new0(struct dev, 1);
+	struct fc_rom_flash rom;
+	struct fc_nvs_config cfg;
+	struct fc_nvs_walk_ops ops = { on_sector, on_ate };
+	struct walk_log w = { 0 };
+	uint8_t *orig;
+
+	parse_expect(name, &e);
+	dev_load(d, name, &e);
+	orig = g_memdup2(d->mem, d->size);
+	/* a read-only device: the walk must not try to write */
+	ck_assert_int_eq(fc_rom_flash_init(&rom, &d->ram.dev.geo, d->mem), 0);
+	counting_flash_init(&d->cnt, &rom.dev);
+	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024);
+	w.e = &e;
+	w.mem = d->mem;
+	w.sector_size = e.sector_size;
+	ck_assert_int_eq(fc_nvs_walk(&cfg, &ops, &w), 0);
+	ck_assert_uint_eq(w.sectors, e.sectors);
+	ck_assert_uint_eq(w.live, e.entries->len);
+	ck_assert_uint_eq(w.crc_ok, e.crc ? e.entries->len : 0);
+	ck_assert_uint_eq(w.torn, !strcmp(name, "nvs_cut_ate") || !strcmp(name, "nvs_cut_close"));
+	ck_assert_uint_eq(w.corrupt, !strcmp(name, "nvs_cut_close"));
+	ck_assert_uint_eq(d->cnt.progs + d->cnt.erases, 0);
+	ck_assert_mem_eq(d->mem, orig, d->size);
+	/* a callback's value stops the walk */
+	memset(&w, 0, sizeof(w));
+	w.e = &e;
+	w.mem = d->mem;
+	w.sector_size = e.sector_size;
+	w.stop_after = 3;
+	ck_assert_int_eq(fc_nvs_walk(&cfg, &ops, &w), 42);
+	/* too few scratch slots for the ids present */
+	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 4);
+	ck_assert_int_eq(fc_nvs_walk(&cfg, &ops, &w), FC_ENOMEM);
+	g_free(orig);
+	g_array_free(e.entries, TRUE);
+	g_free(d->mem);
+	g_free(d);
+}
+END_TEST
+
 /* ---- write-side replay of the README's workloads ---- */
 
 struct workload {
@@ -359,6 +453,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, vector_index, 0, (int)images->len);
 	tcase_add_loop_test(tc, vector_other_lookups, 0, (int)images->len);
+	tcase_add_loop_test(tc, vector_walk, 0, (int)images->len);
 	tcase_add_loop_test(tc, replay_writes_zephyr_image, 0, (int)workloads->len);
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);
