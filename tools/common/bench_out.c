@@ -16,9 +16,12 @@ static const struct bench_figure_info figures[BENCH_FIGURE_COUNT] = {
 	[BENCH_F_PROG_BYTES] = { "prog_bytes", "prog_B", "bytes programmed", true, false },
 	[BENCH_F_ERASES] = { "erases", "erases", "erase units erased", true, false },
 	[BENCH_F_ERASE_BYTES] = { "erase_bytes", "erase_B", "bytes erased", true, false },
+	[BENCH_F_BLANK_ERASES] = { "blank_erases", "blank_er", "erases of already erased ranges",
+				   true, false },
 	[BENCH_F_MAX_WEAR] = { "max_wear", "wear", "most erases of one unit", true, false },
 	[BENCH_F_SIM_NS] = { "sim_ns", "sim_ms", "simulated time", true, true },
-	[BENCH_F_FLOOR_NS] = { "floor_ns", "floor_ms", "physical floor", true, true },
+	[BENCH_F_FLOOR_NS] = { "floor_ns", "floor_ms", "physical floor (programs, erases of "
+			       "written ranges)", true, true },
 	[BENCH_F_OVERSHOOT_NS] = { "overshoot_ns", "oversh_ms", "wait overshoot", true, true },
 	[BENCH_F_POLLS] = { "polls", "polls", "status polls", true, false },
 	[BENCH_F_CPU_NS] = { "cpu_ns", "cpu_ms", "host CPU time", false, true },

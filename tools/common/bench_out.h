@@ -5,7 +5,7 @@
  *
  * CSV header (one row per permutation and phase):
  *   workload,geometry,<every knob of bench_defs.h in table order>,phase,
- *   ops,reads,read_bytes,progs,prog_bytes,erases,erase_bytes,max_wear,
+ *   ops,reads,read_bytes,progs,prog_bytes,erases,erase_bytes,blank_erases,max_wear,
  *   sim_ns,floor_ns,overshoot_ns,polls,cpu_ns,status
  * Knob columns hold the value as given (names such as "auto" or "adaptive"
  * stay names). Figures are unsigned integers; status is "ok" or a short
@@ -26,9 +26,10 @@ enum bench_figure {
 	BENCH_F_PROG_BYTES,
 	BENCH_F_ERASES,       /* erase units erased */
 	BENCH_F_ERASE_BYTES,
+	BENCH_F_BLANK_ERASES, /* erase calls on ranges that were already erased (not in the floor) */
 	BENCH_F_MAX_WEAR,     /* most erases of one erase unit, since the start of the run */
 	BENCH_F_SIM_NS,       /* simulated time: flash busy time plus waiting overshoot */
-	BENCH_F_FLOOR_NS,     /* simulated time of only the programs and erases the format needs */
+	BENCH_F_FLOOR_NS,     /* busy time of the programs, and of the erases of written ranges */
 	BENCH_F_OVERSHOOT_NS, /* time between the flash becoming ready and the driver noticing */
 	BENCH_F_POLLS,        /* status polls of the wait policy */
 	BENCH_F_CPU_NS,       /* host CPU time (not deterministic) */

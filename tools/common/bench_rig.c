@@ -39,7 +39,7 @@ static int rig_read(void *ctx, uint32_t off, void *buf, uint32_t len)
 	return rc;
 }
 
-/* Programs and erases count toward the floor, then wait with the poll policy. */
+/* Programs count toward the floor, then wait with the poll policy. */
 static int rig_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
 {
 	struct bench_rig *rig = ctx;
@@ -50,13 +50,26 @@ static int rig_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
 	return rc ? rc : rig_wait(rig);
 }
 
+static bool is_blank(const struct bench_rig *rig, uint32_t off, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (rig->mem[off + i] != rig->sim.cfg.geo.erase_value)
+			return false;
+	return true;
+}
+
+/* Erasing what is already erased changes nothing on the medium: not in the floor. */
 static int rig_erase(void *ctx, uint32_t off, uint32_t len)
 {
 	struct bench_rig *rig = ctx;
 	uint64_t busy = rig->sim.stats.busy_ns;
+	bool blank = is_blank(rig, off, len);
 	int rc = fc_flash_erase(&rig->sim.dev, off, len);
 
-	rig->floor_ns += rig->sim.stats.busy_ns - busy;
+	if (blank)
+		rig->blank_erases++;
+	else
+		rig->floor_ns += rig->sim.stats.busy_ns - busy;
 	return rc ? rc : rig_wait(rig);
 }
 
@@ -203,6 +216,7 @@ void bench_phase_begin(struct bench_rig *rig)
 	rig->mark.waits = rig->waits;
 	rig->mark.elapsed_ns = fc_flash_sim_elapsed(&rig->sim);
 	rig->mark.floor_ns = rig->floor_ns;
+	rig->mark.blank_erases = rig->blank_erases;
 	rig->mark.cpu_ns = cpu_now_ns();
 }
 
@@ -228,6 +242,7 @@ int bench_phase_end(struct bench_rig *rig, const char *phase, uint64_t ops, int 
 	f[BENCH_F_PROG_BYTES] = b->prog_bytes - a->prog_bytes;
 	f[BENCH_F_ERASES] = b->erases - a->erases;
 	f[BENCH_F_ERASE_BYTES] = b->erase_bytes - a->erase_bytes;
+	f[BENCH_F_BLANK_ERASES] = rig->blank_erases - rig->mark.blank_erases;
 	f[BENCH_F_MAX_WEAR] = b->max_wear;
 	f[BENCH_F_SIM_NS] = fc_flash_sim_elapsed(&rig->sim) - rig->mark.elapsed_ns;
 	f[BENCH_F_FLOOR_NS] = rig->floor_ns - rig->mark.floor_ns;

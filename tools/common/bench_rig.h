@@ -20,7 +20,7 @@
 struct bench_mark {
 	struct fc_flash_sim_stats flash;
 	struct fc_poll_stats waits;
-	uint64_t elapsed_ns, floor_ns, cpu_ns;
+	uint64_t elapsed_ns, floor_ns, blank_erases, cpu_ns;
 };
 
 struct bench_rig {
@@ -38,7 +38,8 @@ struct bench_rig {
 	struct fc_flash dev;      /* what the engine sees */
 	struct fc_poll_config poll;
 	struct fc_poll_stats waits;
-	uint64_t floor_ns;        /* busy time of programs and erases */
+	uint64_t floor_ns;        /* busy time of programs and of erases of written ranges */
+	uint64_t blank_erases;    /* erases of ranges that were already erased */
 
 	struct fc_nvs fs;
 	struct fc_cache_slot *index;
