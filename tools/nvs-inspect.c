@@ -33,7 +33,7 @@ struct verdict {
 	enum severity sev;
 	const char *code;
 	int sector;    /* -1: the whole image */
-	long offset;   /* within the sector; -1: none */
+	long offset;   /* within the sector (the image when sector is -1); -1: none */
 	char *message;
 };
 
