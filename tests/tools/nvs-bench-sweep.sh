@@ -60,8 +60,14 @@ function want(name, value) {
 END { if (rows != 16) bad = 1; exit bad }' "$tmp/run.csv" || fail "counters differ (see above)"
 
 # The table for people names the phases and the varying knobs.
-"$bench" seq -G spi-nor -D sectors=2 -D entries=3 -D wait=spin,adaptive >"$tmp/table" 2>/dev/null ||
+"$bench" seq -G spi-nor -D sectors=2 -D entries=3 -D wait=spin,adaptive >"$tmp/table" 2>"$tmp/err" ||
 	fail "table run"
+# no progress line when stderr is not a terminal; one when it is (script gives a pty)
+if grep -q "$(printf '\r')" "$tmp/err"; then fail "progress line on a file"; fi
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$bench' seq -G ram -D sectors=2 -D entries=1,2 -f none" /dev/null >"$tmp/tty" 2>&1 || true
+	grep -q '\[2/2\] seq' "$tmp/tty" || fail "no progress line on a terminal: $(cat "$tmp/tty")"
+fi
 grep -q '^workload  geometry  wait  *phase' "$tmp/table" || fail "table header: $(head -n 1 "$tmp/table")"
 [ "$(wc -l <"$tmp/table")" -eq 9 ] || fail "table lines"
 
