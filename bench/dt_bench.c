@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * dt_bench DTB TRACE [DTB TRACE...]: one boot's phandle lookups per fixture,
+ * dt_bench [DTB TRACE...]: one boot's phandle lookups per fixture,
  * timed for libfdt's uncached fdt_node_offset_by_phandle, Linux's mask and
  * hash32 64/128/256 caches (misses resolved through libfdt) and the complete
  * index including its build; then the cost of a cache hit against a load
@@ -228,10 +228,27 @@ static gboolean load(struct fixture *f, const char *dtb, const char *trace)
 	return TRUE;
 }
 
+/* Without arguments: the fixtures, DTBs from the build tree, traces from the source. */
+static char **default_args(int *argc)
+{
+	static const char *const boards[] = { "small-board", "board-500", "soc-900" };
+	char **argv = g_new0(char *, 2 * G_N_ELEMENTS(boards) + 2);
+
+	argv[0] = g_strdup("dt_bench");
+	for (gsize i = 0; i < G_N_ELEMENTS(boards); i++) {
+		argv[1 + 2 * i] = g_strdup_printf("fixtures/dt/%s.dtb", boards[i]);
+		argv[2 + 2 * i] = g_strdup_printf("%s/fixtures/traces/%s.trace", FC_SRCDIR, boards[i]);
+	}
+	*argc = 1 + 2 * (int)G_N_ELEMENTS(boards);
+	return argv;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 1)
+		argv = default_args(&argc);
 	if (argc < 3 || argc % 2 == 0) {
-		fprintf(stderr, "usage: dt_bench DTB TRACE [DTB TRACE...]\n");
+		fprintf(stderr, "usage: dt_bench [DTB TRACE...] (default: the fixtures)\n");
 		return 2;
 	}
 	printf("dt_bench: phandle lookups, this host, one process\n");

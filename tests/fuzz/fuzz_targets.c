@@ -144,7 +144,7 @@ int fuzz_dtb(const uint8_t *data, size_t size)
 		struct fc_dt_node *nodes = calloc((size_t)n, sizeof(*nodes));
 		struct fc_dt dt;
 
-		if (fc_dt_init(&dt, fdt, nodes, (uint32_t)n) == 0) {
+		if (fc_dt_init(&dt, fdt, nodes, (uint32_t)n) >= 0) {
 			uint32_t nslots = fc_dt_index_slots(dt.nphandles);
 			struct fc_cache_slot *slots = calloc(nslots ? nslots : 1, sizeof(*slots));
 
