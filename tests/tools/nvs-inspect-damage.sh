@@ -82,6 +82,16 @@ grep -q '^id=0x0002' "$tmp/out" && bad "a value failing its CRC must not be read
 run 0 "$tmp/data.bin" --live --data-crc off
 has '^id=0x0002 len=12 '
 
+# overlapping data and an ATE pointing outside its sector's data area, both
+# with a valid crc8: id 3's ATE (0:0x0fd8) moved onto id 2's data, id 4's
+# (0:0x0fd0) past the ATE area
+cp "$vec/nvs_small_wbs4.bin" "$tmp/overlap.bin"
+"$damage" ate "$tmp/overlap.bin" 0x0fd8 3 0x0008 2
+"$damage" ate "$tmp/overlap.bin" 0x0fd0 4 0x0ff0 9
+run 1 "$tmp/overlap.bin" $all
+has '^error +data-overlap +sector 0 offset 0x0008: data of id 0x0003 .* overlaps data of id 0x0002'
+has '^error +ate-bounds +sector 0 offset 0x0fd0: ATE of id 0x0004 points outside'
+
 # 3. truncated dumps
 "$damage" copy "$vec/nvs_rpl_2pass.bin" "$tmp/trunc.bin" 30000
 run 0 "$tmp/trunc.bin" --summary --check
