@@ -350,8 +350,12 @@ START_TEST(lookup_modes_agree_through_gc)
 			}
 		}
 	}
-	/* the partition wrapped several times */
-	ck_assert_uint_ge(rigs[0]->cnt.erases, 12);
+	/* the partition wrapped several times; Zephyr erases the 2 sectors GC
+	 * finds still blank on the first wrap, the index modes leave them */
+	ck_assert_uint_eq(rigs[3]->cnt.erases, 12);
+	ck_assert_uint_eq(rigs[4]->cnt.erases, 12);
+	for (size_t m = 0; m < 3; m++)
+		ck_assert_uint_eq(rigs[m]->cnt.erases, 12 - 2);
 	for (size_t m = 0; m < G_N_ELEMENTS(modes); m++)
 		rig_free(rigs[m]);
 }
