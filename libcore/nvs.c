@@ -127,19 +127,33 @@ static int flash_rd(const struct fc_nvs *fs, uint32_t addr, void *buf, uint32_t 
  * The ATE cache mirrors flash: a program stores its bytes as they are (the
  * engine only programs erased bytes), a failed one leaves them unknown.
  */
+static uint8_t *way_buf(const struct fc_nvs *fs, uint32_t way)
+{
+	return fs->cfg.ate_cache + way * (fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS);
+}
+
 static void ate_cache_programmed(struct fc_nvs *fs, uint32_t addr, const void *buf,
 				 uint32_t len, int rc)
 {
-	uint32_t lo = fs->ate_cache_addr, hi = lo + fs->ate_cache_len;
-	uint32_t from = FC_MAX(addr, lo), to = FC_MIN(addr + len, hi);
+	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++) {
+		uint32_t lo = fs->ate_cache_addr[way], hi = lo + fs->ate_cache_len[way];
+		uint32_t from = FC_MAX(addr, lo), to = FC_MIN(addr + len, hi);
 
-	if (from >= to)
-		return;
-	if (rc)
-		fs->ate_cache_len = 0;
-	else
-		FC_MEMCPY(fs->cfg.ate_cache + (from - lo), (const uint8_t *)buf + (from - addr),
-			  to - from);
+		if (from >= to)
+			continue;
+		if (rc)
+			fs->ate_cache_len[way] = 0;
+		else
+			FC_MEMCPY(way_buf(fs, way) + (from - lo),
+				  (const uint8_t *)buf + (from - addr), to - from);
+	}
+}
+
+static void ate_cache_erased(struct fc_nvs *fs, uint32_t s)
+{
+	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++)
+		if (sect(fs->ate_cache_addr[way]) == s)
+			fs->ate_cache_len[way] = 0;
 }
 
 static int flash_wr(struct fc_nvs *fs, uint32_t addr, const void *buf, uint32_t len)
@@ -258,27 +272,38 @@ static int ate_read(const struct fc_nvs *fs, uint32_t addr, struct ate *a)
 	return rc;
 }
 
+static bool way_holds(const struct fc_nvs *fs, uint32_t way, uint32_t addr)
+{
+	uint32_t lo = fs->ate_cache_addr[way];
+
+	return fs->ate_cache_len[way] && sect(lo) == sect(addr) && addr >= lo &&
+	       addr + FC_NVS_ATE_BYTES <= lo + fs->ate_cache_len[way];
+}
+
 /* An ATE through the caller's cache: on a miss, its aligned window is read. */
 static int cached_ate_read(struct fc_nvs *fs, uint32_t addr, struct ate *a)
 {
-	uint32_t size = fs->cfg.ate_cache_size, o = offs(addr), start;
+	uint32_t size = fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS, o = offs(addr);
+	uint32_t way = 0, start;
 	int rc;
 
 	if (!size || fs->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR)
 		return ate_read(fs, addr, a);
-	if (!fs->ate_cache_len || sect(fs->ate_cache_addr) != sect(addr) ||
-	    o < offs(fs->ate_cache_addr) ||
-	    o + FC_NVS_ATE_BYTES > offs(fs->ate_cache_addr) + fs->ate_cache_len) {
+	while (way < FC_NVS_ATE_CACHE_WAYS && !way_holds(fs, way, addr))
+		way++;
+	if (way == FC_NVS_ATE_CACHE_WAYS) {
+		way = fs->ate_cache_lru;
 		start = o - o % size;
-		fs->ate_cache_len = 0;
-		rc = flash_rd(fs, mkaddr(sect(addr), start), fs->cfg.ate_cache,
+		fs->ate_cache_len[way] = 0;
+		rc = flash_rd(fs, mkaddr(sect(addr), start), way_buf(fs, way),
 			      FC_MIN(size, ssize(fs) - start));
 		if (rc)
 			return rc;
-		fs->ate_cache_addr = mkaddr(sect(addr), start);
-		fs->ate_cache_len = FC_MIN(size, ssize(fs) - start);
+		fs->ate_cache_addr[way] = mkaddr(sect(addr), start);
+		fs->ate_cache_len[way] = FC_MIN(size, ssize(fs) - start);
 	}
-	ate_decode(fs, fs->cfg.ate_cache + (o - offs(fs->ate_cache_addr)), a);
+	fs->ate_cache_lru = (way + 1) % FC_NVS_ATE_CACHE_WAYS;
+	ate_decode(fs, way_buf(fs, way) + (addr - fs->ate_cache_addr[way]), a);
 	return 0;
 }
 
@@ -617,8 +642,7 @@ static int erase_verified(struct fc_nvs *fs, uint32_t s)
 		if (rc || !end)
 			return rc;
 	}
-	if (fs->ate_cache_len && sect(fs->ate_cache_addr) == s)
-		fs->ate_cache_len = 0;
+	ate_cache_erased(fs, s);
 	rc = fc_flash_erase(fs->cfg.flash, dev_off(fs, mkaddr(s, 0)), ssize(fs));
 	if (!rc)
 		rc = dirty_end(fs, mkaddr(s, 0), ssize(fs), &end);
@@ -736,7 +760,7 @@ static int check_config(const struct fc_nvs_config *cfg)
 	if (cfg->index_slot_count && (!cfg->index_slots || !fc_is_pow2(cfg->index_slot_count)))
 		return FC_EINVAL;
 	if (cfg->ate_cache_size && (!cfg->ate_cache || !fc_is_pow2(cfg->ate_cache_size) ||
-				    cfg->ate_cache_size < ate_size))
+				    cfg->ate_cache_size < FC_NVS_ATE_CACHE_WAYS * ate_size))
 		return FC_EINVAL;
 	return 0;
 }

@@ -43,13 +43,16 @@ struct fc_nvs_config {
 	enum fc_nvs_lookup lookup;
 	struct fc_cache_slot *index_slots; /* may be NULL when index_slot_count is 0 */
 	uint32_t index_slot_count;         /* 0 or a power of two */
-	/* Optional RAM copy of one aligned window of a sector's ATE area, so
-	 * the ATE reads of lookups that land near each other (a settings name
-	 * and its value) cost one flash read. Kept equal to flash by every
-	 * program and erase. Used in FC_NVS_LOOKUP_INDEX mode only. */
+	/* Optional RAM copy of FC_NVS_ATE_CACHE_WAYS aligned windows of ATE
+	 * areas (ate_cache_size / WAYS bytes each, least recently used one
+	 * refilled), so ATE reads of lookups that land near each other (a
+	 * settings name and its value, the next name) cost no flash read. Kept
+	 * equal to flash by every program and erase. INDEX mode only. */
 	uint8_t *ate_cache;      /* may be NULL when ate_cache_size is 0 */
-	uint32_t ate_cache_size; /* 0 (off) or a power of two >= the ATE slot */
+	uint32_t ate_cache_size; /* 0 (off) or a power of two >= WAYS ATE slots */
 };
+
+#define FC_NVS_ATE_CACHE_WAYS 2
 
 struct fc_nvs {
 	struct fc_nvs_config cfg;
@@ -63,8 +66,9 @@ struct fc_nvs {
 	uint32_t gc_done_ates; /* valid gc_done ATEs in the written sectors */
 	bool gap;              /* the index refused an id: ids it lacks are looked */
 	uint32_t gap_addr;     /* up by walking back to here (UINT32_MAX: everything) */
-	uint32_t ate_cache_addr; /* address of the window in cfg.ate_cache */
-	uint32_t ate_cache_len;  /* bytes valid there, 0 = empty */
+	uint32_t ate_cache_addr[FC_NVS_ATE_CACHE_WAYS]; /* address of each window */
+	uint32_t ate_cache_len[FC_NVS_ATE_CACHE_WAYS];  /* bytes valid there, 0 = empty */
+	uint32_t ate_cache_lru;                         /* way to refill next */
 };
 
 /*
@@ -73,8 +77,8 @@ struct fc_nvs {
  * configuration (no device, write block > 32, sector size not a multiple of
  * the erase unit and the ATE slot or outside 6 slots..65536, fewer than 2
  * sectors, partition not erase-aligned or past the device, slot count not 0
- * or a power of two, ATE cache size not 0 or a power of two >= the ATE
- * slot); FC_ECORRUPT for a partition that cannot be made sense
+ * or a power of two, ATE cache size not 0 or a power of two holding
+ * FC_NVS_ATE_CACHE_WAYS ATE slots); FC_ECORRUPT for a partition that cannot be made sense
  * of (every sector closed, an endless ATE chain); or a flash error.
  */
 int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg);
