@@ -463,7 +463,9 @@ START_TEST(ate_cache_reads_windows)
 	expect_value(&r->fs, 15, 1, 4);
 	expect_value(&r->fs, 1, 1, 4);
 	ck_assert_uint_eq(r->cnt.reads, 2 + 1);
-	/* a rewrite's ATE lands in a cached window and reads back from it */
+	/* id 40's window (slots 3712..3832) also holds the next free slots:
+	 * rewrites' ATEs are programmed into it and read back from it */
+	expect_value(&r->fs, 40, 1, 4);
 	value(v, 20, 2, 4);
 	ck_assert_int_eq(fc_nvs_write(&r->fs, 20, v, 4), 4);
 	value(v, 21, 2, 4);
@@ -471,7 +473,7 @@ START_TEST(ate_cache_reads_windows)
 	counting_flash_reset(&r->cnt);
 	expect_value(&r->fs, 21, 2, 4);
 	expect_value(&r->fs, 20, 2, 4);
-	ck_assert_uint_eq(r->cnt.reads, 1 + 2);
+	ck_assert_uint_eq(r->cnt.reads, 2);
 	/* Zephyr mode ignores it: reads stay Zephyr's */
 	r->cfg.lookup = FC_NVS_LOOKUP_ZEPHYR;
 	r->cfg.index_slot_count = 0;
