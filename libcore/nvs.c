@@ -123,15 +123,15 @@ static int flash_rd(const struct fc_nvs *fs, uint32_t addr, void *buf, uint32_t 
 	return fc_flash_read(fs->cfg.flash, dev_off(fs, addr), buf, len);
 }
 
-/*
- * The ATE cache mirrors flash: a program stores its bytes as they are (the
- * engine only programs erased bytes), a failed one leaves them unknown.
- */
 static uint8_t *way_buf(const struct fc_nvs *fs, uint32_t way)
 {
 	return fs->cfg.ate_cache + way * (fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS);
 }
 
+/*
+ * The ATE cache mirrors flash: a program stores its bytes as they are (the
+ * engine only programs erased bytes), a failed one leaves them unknown.
+ */
 static void ate_cache_programmed(struct fc_nvs *fs, uint32_t addr, const void *buf,
 				 uint32_t len, int rc)
 {
