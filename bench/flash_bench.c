@@ -96,6 +96,18 @@ static void run_pair(enum op base, enum op op, const struct fc_flash *dev, uint3
 	}
 }
 
+static void print_header(void)
+{
+	printf("%8s %10s %10s %7s %10s %10s %7s\n", "bytes", "memcpy", "prog", "ratio", "memcpy",
+	       "read", "ratio");
+}
+
+static void print_row(uint32_t len, double cin, double prog, double cout, double rd)
+{
+	printf("%8u %10.2f %10.2f %6.2fx %10.2f %10.2f %6.2fx\n", len, cin, prog, prog / cin, cout,
+	       rd, rd / cout);
+}
+
 static void ram_table(void)
 {
 	static const uint32_t sizes[] = { 4, 256, 4096 };
@@ -106,16 +118,14 @@ static void ram_table(void)
 
 	fc_ram_flash_init(&ram, &geo, mem);
 	printf("RAM device vs memcpy (ns per operation; ratio = device / memcpy)\n");
-	printf("%8s %10s %10s %7s %10s %10s %7s\n", "bytes", "memcpy", "prog", "ratio", "memcpy",
-	       "read", "ratio");
+	print_header();
 	for (i = 0; i < FC_ARRAY_SIZE(sizes); i++) {
 		double cin, prog, cout, rd;
 
 		vlen = sizes[i];
 		run_pair(MEMCPY_IN, DEV_PROG, &ram.dev, vlen, &cin, &prog);
 		run_pair(MEMCPY_OUT, DEV_READ, &ram.dev, vlen, &cout, &rd);
-		printf("%8u %10.2f %10.2f %6.2fx %10.2f %10.2f %6.2fx\n", sizes[i], cin, prog,
-		       prog / cin, cout, rd, rd / cout);
+		print_row(sizes[i], cin, prog, cout, rd);
 	}
 }
 
@@ -162,8 +172,7 @@ static void sim_table(void)
 	memset(buf, 0x5a, sizeof(buf));
 	fc_flash_sim_init(&sim, &cfg, mem, units);
 	printf("\nSimulator (nrf52840 preset, NOR checks, counters, timing) vs memcpy, ns per operation\n");
-	printf("%8s %10s %10s %7s %10s %10s %7s\n", "bytes", "memcpy", "prog", "ratio", "memcpy",
-	       "read", "ratio");
+	print_header();
 	for (i = 0; i < FC_ARRAY_SIZE(sizes); i++) {
 		double cin, prog, cout, rd;
 
@@ -174,8 +183,7 @@ static void sim_table(void)
 			prog = FC_MIN(prog, sim_prog(&sim, vlen));
 		}
 		run_pair(MEMCPY_OUT, DEV_READ, &sim.dev, vlen, &cout, &rd);
-		printf("%8u %10.2f %10.2f %6.2fx %10.2f %10.2f %6.2fx\n", sizes[i], cin, prog,
-		       prog / cin, cout, rd, rd / cout);
+		print_row(sizes[i], cin, prog, cout, rd);
 	}
 	t0 = now_s();
 	for (i = 0; i < n; i++)

@@ -7,8 +7,9 @@
  * decade is represented). Between waits the caller works for a random
  * 0-10 ms, so waits start at any phase of the tick. For each policy: mean
  * overshoot (ready to noticed), mean polls per wait, and the issue's targets
- * for the adaptive policy. Then the same policies wait for real operations
- * on the simulator's presets.
+ * for the adaptive policy; adaptive's overshoot as a fraction of tick's and
+ * its polls as a fraction of spin's. Then the same policies wait for real
+ * operations on the simulator's presets.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -94,12 +95,14 @@ static int meets_target(uint64_t wait, const struct fc_poll_result *r)
 
 static void dist_table(const struct dist *d)
 {
+	double over[FC_ARRAY_SIZE(policies)], polls[FC_ARRAY_SIZE(policies)];
 	unsigned int p, i;
 
 	printf("\n%s: %u waits, %s %" PRIu64 " us - %" PRIu64 " us\n", d->name, d->waits,
 	       d->log_uniform ? "log-uniform" : "uniform", d->lo / US, d->hi / US);
-	printf("%-10s %12s %14s %12s %14s %12s %10s\n", "policy", "mean wait", "mean overshoot",
-	       "overshoot %", "max overshoot", "polls/wait", "on target");
+	printf("%-10s %12s %14s %12s %14s %12s %10s %11s\n", "policy", "mean wait",
+	       "mean overshoot", "overshoot %", "max overshoot", "polls/wait", "in target",
+	       "vs tick/spin");
 	for (p = 0; p < FC_ARRAY_SIZE(policies); p++) {
 		struct device dev = { 0, 0 };
 		struct fc_clock clk = { dev_now, dev_sleep, &dev };
@@ -125,11 +128,16 @@ static void dist_table(const struct dist *d)
 			ratio += (double)r.overshoot_ns / (double)wait;
 			ok += rc == 0 && meets_target(wait, &r);
 		}
-		printf("%-10s %9.1f us %11.1f us %11.1f%% %11.1f us %12.1f %5u/%-5u\n",
-		       policies[p].name, (double)total_wait / d->waits / US,
-		       (double)st.overshoot_ns / st.waits / US, 100 * ratio / st.waits,
-		       (double)st.max_overshoot_ns / US, (double)st.polls / st.waits, ok,
+		over[p] = (double)st.overshoot_ns / st.waits;
+		polls[p] = (double)st.polls / st.waits;
+		printf("%-10s %9.1f us %11.1f us %11.1f%% %11.1f us %12.1f %5u/%-5u",
+		       policies[p].name, (double)total_wait / d->waits / US, over[p] / US,
+		       100 * ratio / st.waits, (double)st.max_overshoot_ns / US, polls[p], ok,
 		       d->waits);
+		/* Against the baselines of the same run: tick's overshoot, spin's polls. */
+		if (p >= 2)
+			printf(" %5.3f/%5.4f", over[p] / over[0], polls[p] / polls[1]);
+		printf("\n");
 	}
 }
 

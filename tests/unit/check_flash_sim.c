@@ -561,6 +561,28 @@ START_TEST(caller_time_overlaps_busy)
 }
 END_TEST
 
+START_TEST(failed_ops_cost_time_only_when_attempted)
+{
+	struct fc_flash_sim sim;
+	struct fc_poll_config cfg = { FC_POLL_ADAPTIVE, 1000, 500, 0 };
+
+	setup_preset(&sim, "nrf52840", 8192, big, big_units);
+	ck_assert_int_eq(fc_flash_prog(&sim.dev, 0, zeros, 4), 0);
+	ck_assert_uint_eq(sim.busy_until_ns, 41000);
+	/* refused before programming: no time */
+	ck_assert_int_eq(fc_flash_prog(&sim.dev, 0, zeros, 4), FC_ENOTERASED);
+	ck_assert_uint_eq(sim.busy_until_ns, 41000);
+	/* a bad unit is tried and fails: one word, 41 us more */
+	fc_flash_sim_set_bad(&sim, 1, FC_FLASH_SIM_BAD_PROG);
+	ck_assert_int_eq(fc_flash_prog(&sim.dev, 4096, zeros, 4), FC_EIO);
+	ck_assert_uint_eq(sim.busy_until_ns, 82000);
+	ck_assert_uint_eq(sim.stats.busy_ns, 82000);
+	/* a bad poll config is refused while the device is busy */
+	ck_assert_int_eq(fc_flash_sim_wait(&sim, &cfg, NULL), FC_EINVAL);
+	ck_assert_uint_eq(sim.now_ns, 41000);
+}
+END_TEST
+
 START_TEST(wait_policies_on_sim_clock)
 {
 	struct fc_flash_sim sim;
@@ -637,6 +659,7 @@ int main(void)
 	tcase_add_test(timing, timing_nand);
 	tcase_add_test(timing, timing_ram);
 	tcase_add_test(timing, caller_time_overlaps_busy);
+	tcase_add_test(timing, failed_ops_cost_time_only_when_attempted);
 	tcase_add_test(timing, wait_policies_on_sim_clock);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, faults);

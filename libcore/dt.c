@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "fdtcache/dt.h"
+
+#include <libfdt.h>
+
+static bool is_phandle(uint32_t phandle)
+{
+	return phandle != 0 && phandle != UINT32_MAX;
+}
+
+/* The node's phandle, or 0 when it has none. */
+static uint32_t node_phandle(const void *fdt, int offset)
+{
+	uint32_t phandle = fdt_get_phandle(fdt, offset);
+
+	return is_phandle(phandle) ? phandle : 0;
+}
+
+/* Walk one step in tree order; FC_ENOENT at the end, FC_EBADDTB on damage. */
+static int next_node(const void *fdt, int offset)
+{
+	int next = fdt_next_node(fdt, offset, NULL);
+
+	if (next >= 0)
+		return next;
+	return next == -FDT_ERR_NOTFOUND ? FC_ENOENT : FC_EBADDTB;
+}
+
+int fc_dt_count_nodes(const void *fdt)
+{
+	int count = 0;
+	int offset = -1;
+
+	if (!fdt)
+		return FC_EINVAL;
+	while ((offset = next_node(fdt, offset)) >= 0)
+		count++;
+	return offset == FC_ENOENT ? count : offset;
+}
+
+int fc_dt_init(struct fc_dt *dt, const void *fdt, struct fc_dt_node *nodes, uint32_t cap)
+{
+	int offset = -1;
+
+	if (!dt || !fdt || (!nodes && cap))
+		return FC_EINVAL;
+	dt->fdt = fdt;
+	dt->nodes = nodes;
+	dt->nnodes = 0;
+	dt->nphandles = 0;
+	while ((offset = next_node(fdt, offset)) >= 0) {
+		struct fc_dt_node *node;
+
+		if (dt->nnodes == cap)
+			return FC_ENOMEM;
+		node = &nodes[dt->nnodes++];
+		node->offset = offset;
+		node->phandle = node_phandle(fdt, offset);
+		if (node->phandle)
+			dt->nphandles++;
+	}
+	return offset == FC_ENOENT ? (int)dt->nnodes : offset;
+}
+
+int fc_dt_position(const struct fc_dt *dt, int offset)
+{
+	uint32_t lo = 0;
+	uint32_t hi = dt->nnodes;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (dt->nodes[mid].offset == offset)
+			return (int)(mid + 1);
+		if (dt->nodes[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return FC_ENOENT;
+}
+
+int fc_dt_scan(const struct fc_dt *dt, uint32_t phandle, uint32_t *steps)
+{
+	if (is_phandle(phandle)) {
+		for (uint32_t i = 0; i < dt->nnodes; i++) {
+			if (dt->nodes[i].phandle == phandle) {
+				if (steps)
+					*steps = i + 1;
+				return dt->nodes[i].offset;
+			}
+		}
+	}
+	if (steps)
+		*steps = dt->nnodes;
+	return FC_ENOENT;
+}
+
+uint32_t fc_dt_index_slots(uint32_t nphandles)
+{
+	uint32_t slots = 1;
+
+	if (nphandles > UINT32_MAX / 4)
+		return 0;
+	while (slots < 2 * nphandles)
+		slots <<= 1;
+	return slots;
+}
+
+int fc_dt_index_build(struct fc_cache *index, const void *fdt,
+		      struct fc_cache_slot *slots, uint32_t nslots)
+{
+	int offset = -1;
+	int rc = fc_cache_init(index, FC_CACHE_PROBE, slots, nslots);
+
+	if (rc < 0)
+		return rc;
+	if (!fdt)
+		return FC_EINVAL;
+	while ((offset = next_node(fdt, offset)) >= 0) {
+		uint32_t phandle = node_phandle(fdt, offset);
+
+		/* if-empty: a duplicate phandle keeps its first node */
+		if (phandle && (rc = fc_cache_prefill(index, phandle, (uint32_t)offset,
+						      FC_CACHE_IF_EMPTY)) < 0)
+			return rc;
+	}
+	return offset == FC_ENOENT ? (int)index->used : offset;
+}
+
+int fc_dt_index_lookup(struct fc_cache *index, uint32_t phandle)
+{
+	uint32_t offset;
+
+	if (!fc_cache_lookup(index, phandle, &offset))
+		return FC_ENOENT;
+	return (int)offset;
+}
+
+uint32_t fc_dt_mask_size(const struct fc_dt *dt)
+{
+	uint32_t count = 0;
+	uint32_t size = 1;
+
+	for (uint32_t i = 0; i < dt->nnodes; i++)
+		if (dt->nodes[i].phandle && dt->nodes[i].phandle != FC_DT_PHANDLE_ILLEGAL)
+			count++;
+	while (size < count)
+		size <<= 1;
+	return size;
+}
+
+int fc_dt_replay_init(struct fc_dt_replay *r, const struct fc_dt *dt, enum fc_dt_policy policy,
+		      struct fc_cache_slot *slots, uint32_t nslots)
+{
+	static const enum fc_cache_policy cache_policy[] = {
+		[FC_DT_NONE] = FC_CACHE_NONE,
+		[FC_DT_MASK] = FC_CACHE_MASK,
+		[FC_DT_HASH32] = FC_CACHE_HASH32,
+		[FC_DT_INDEX] = FC_CACHE_PROBE,
+	};
+	int rc;
+
+	if (!r || !dt || (unsigned int)policy >= FC_ARRAY_SIZE(cache_policy))
+		return FC_EINVAL;
+	if (policy == FC_DT_INDEX && nslots < fc_dt_index_slots(dt->nphandles))
+		return FC_EINVAL;
+	rc = fc_cache_init(&r->cache, cache_policy[policy], slots, nslots);
+	if (rc < 0)
+		return rc;
+	r->dt = dt;
+	r->policy = policy;
+	r->core_init_done = false;
+	r->index_built = false;
+	FC_MEMSET(&r->stats, 0, sizeof(r->stats));
+	return 0;
+}
+
+int fc_dt_replay_core_init(struct fc_dt_replay *r)
+{
+	const struct fc_dt *dt = r->dt;
+
+	if (r->core_init_done)
+		return 0;
+	r->core_init_done = true;
+	for (uint32_t i = 0; i < dt->nnodes; i++) {
+		uint32_t phandle = dt->nodes[i].phandle;
+		uint32_t offset = (uint32_t)dt->nodes[i].offset;
+
+		if (!phandle)
+			continue;
+		if (r->policy == FC_DT_MASK && phandle != FC_DT_PHANDLE_ILLEGAL)
+			fc_cache_prefill(&r->cache, phandle, offset, FC_CACHE_OVERWRITE);
+		else if (r->policy == FC_DT_HASH32)
+			fc_cache_prefill(&r->cache, phandle, offset, FC_CACHE_IF_EMPTY);
+	}
+	r->stats.evictions = r->cache.stats.evictions;
+	return 0;
+}
+
+/* A lookup the cache did not answer: libfdt's scan, priced by tree position. */
+static int scan_miss(struct fc_dt_replay *r, uint32_t phandle, bool store)
+{
+	int offset = fdt_node_offset_by_phandle(r->dt->fdt, phandle);
+
+	r->stats.misses++;
+	if (offset < 0) {
+		r->stats.unresolved++;
+		r->stats.scan_steps += r->dt->nnodes;
+		return offset == -FDT_ERR_NOTFOUND ? FC_ENOENT : FC_EBADDTB;
+	}
+	r->stats.scan_steps += (uint32_t)fc_dt_position(r->dt, offset);
+	if (store) {
+		fc_cache_fill(&r->cache, phandle, (uint32_t)offset);
+		r->stats.evictions = r->cache.stats.evictions;
+	}
+	return offset;
+}
+
+static int index_lookup(struct fc_dt_replay *r, uint32_t phandle)
+{
+	bool first = !r->index_built;
+	int offset;
+
+	if (first) {
+		int rc = fc_dt_index_build(&r->cache, r->dt->fdt, r->cache.slots, r->cache.nslots);
+
+		if (rc < 0)
+			return rc;
+		r->index_built = true;
+		r->stats.scan_steps += r->dt->nnodes; /* the building walk */
+	}
+	offset = fc_dt_index_lookup(&r->cache, phandle);
+	/* complete: an absent phandle is known absent without a scan */
+	if (offset < 0)
+		r->stats.unresolved++;
+	if (first || offset < 0)
+		r->stats.misses++;
+	else
+		r->stats.hits++;
+	return offset;
+}
+
+int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle)
+{
+	uint32_t offset;
+
+	if (!is_phandle(phandle))
+		return FC_EINVAL;
+	r->stats.lookups++;
+	switch (r->policy) {
+	case FC_DT_MASK:
+		if (!r->core_init_done)
+			return scan_miss(r, phandle, false);
+		/* fall through */
+	case FC_DT_HASH32:
+		if (fc_cache_lookup(&r->cache, phandle, &offset)) {
+			r->stats.hits++;
+			return (int)offset;
+		}
+		return scan_miss(r, phandle, true);
+	case FC_DT_INDEX:
+		return index_lookup(r, phandle);
+	default:
+		return scan_miss(r, phandle, false);
+	}
+}

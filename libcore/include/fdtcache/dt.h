@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * dt.h - phandle lookups over a flattened device tree (DTB), through libfdt.
+ *
+ * - A node table: every node in tree order (pre-order, the DTB's order) with
+ *   its byte offset and phandle, in caller memory. Offsets grow in tree
+ *   order, so a node's 1-based tree position is found by binary search.
+ * - A complete index: every phandle -> node offset, built in one walk into
+ *   caller slots. It is a hash map (fc_cache FC_CACHE_PROBE, load <= 1/2):
+ *   O(1) lookups with no sort pass over the walk's output, and the same slot
+ *   type and statistics as the caches it is compared with.
+ * - A replay of boot-time lookups under Linux's cache semantics (struct
+ *   fc_dt_replay), with exact scan accounting: a miss costs the 1-based tree
+ *   position of the node found, or all N nodes when none has the phandle.
+ *
+ * A node's phandle is its `phandle` property, else `linux,phandle` (libfdt's
+ * fdt_get_phandle); 0 and 0xffffffff are not phandles.
+ */
+#ifndef FDTCACHE_DT_H
+#define FDTCACHE_DT_H
+
+#include "fc_env.h"
+#include "fc_err.h"
+#include "cache.h"
+
+/* Linux's OF_PHANDLE_ILLEGAL: never counted or stored by the mask cache. */
+#define FC_DT_PHANDLE_ILLEGAL 0xdeadbeefu
+
+struct fc_dt_node {
+	int32_t offset;   /* structure-block offset of the node */
+	uint32_t phandle; /* 0 when the node has none */
+};
+
+struct fc_dt {
+	const void *fdt;
+	struct fc_dt_node *nodes; /* tree order */
+	uint32_t nnodes;
+	uint32_t nphandles; /* nodes with a phandle */
+};
+
+/*
+ * fc_dt_count_nodes - number of nodes in fdt (to size the node table).
+ * The caller has checked the blob (fdt_check_full). Returns the count or
+ * FC_EBADDTB.
+ */
+int fc_dt_count_nodes(const void *fdt);
+
+/*
+ * fc_dt_init - walk fdt once and fill the node table nodes[0..cap).
+ * Returns the number of nodes; FC_EINVAL for NULL arguments, FC_ENOMEM when
+ * cap is smaller than the node count, FC_EBADDTB on a malformed tree.
+ */
+int fc_dt_init(struct fc_dt *dt, const void *fdt, struct fc_dt_node *nodes, uint32_t cap);
+
+/*
+ * fc_dt_position - 1-based tree position of the node at offset.
+ * Returns the position, or FC_ENOENT when no node starts at offset.
+ */
+int fc_dt_position(const struct fc_dt *dt, int offset);
+
+/*
+ * fc_dt_scan - the linear search of Linux and libfdt over the node table:
+ * the first node in tree order with phandle. *steps (if not NULL) gets the
+ * nodes visited: its position, or nnodes when none matches.
+ * Returns the node's offset or FC_ENOENT (also for phandle 0 / 0xffffffff).
+ */
+int fc_dt_scan(const struct fc_dt *dt, uint32_t phandle, uint32_t *steps);
+
+/*
+ * fc_dt_index_slots - slots a complete index needs for nphandles phandles:
+ * the power of two >= 2 * nphandles (at least 1). Returns 0 when that does
+ * not fit in 32 bits.
+ */
+uint32_t fc_dt_index_slots(uint32_t nphandles);
+
+/*
+ * fc_dt_index_build - build a complete index of fdt into slots[0..nslots)
+ * in one tree walk; a phandle held by several nodes maps to the first in
+ * tree order, as a linear scan finds. The blob must be checked.
+ * Returns the number of distinct phandles; FC_EINVAL (nslots not a power of
+ * two), FC_ENOSPC (too few slots: the index is incomplete), FC_EBADDTB.
+ */
+int fc_dt_index_build(struct fc_cache *index, const void *fdt,
+		      struct fc_cache_slot *slots, uint32_t nslots);
+
+/*
+ * fc_dt_index_lookup - the offset of the node with phandle, from a complete
+ * index (counted in its statistics). Returns the offset, or FC_ENOENT.
+ */
+int fc_dt_index_lookup(struct fc_cache *index, uint32_t phandle);
+
+/* The lookup strategies a replay models. */
+enum fc_dt_policy {
+	FC_DT_NONE,   /* scan every time: libfdt, U-Boot, Linux without a cache */
+	FC_DT_MASK,   /* Linux v4.17-v5.5: no cache before core init, populated then */
+	FC_DT_HASH32, /* Linux v5.6+: live from the start, prefilled at core init */
+	FC_DT_INDEX,  /* complete index, built by one walk at the first lookup */
+};
+
+struct fc_dt_replay_stats {
+	uint32_t lookups;
+	uint32_t hits;
+	uint32_t misses;     /* lookups not answered by the cache (incl. unresolved) */
+	uint32_t unresolved; /* lookups of a phandle no node has */
+	uint32_t evictions;  /* stores that replaced another phandle's node */
+	uint64_t scan_steps; /* nodes visited by scans and by the index build */
+};
+
+struct fc_dt_replay {
+	const struct fc_dt *dt;
+	struct fc_cache cache;
+	enum fc_dt_policy policy;
+	bool core_init_done;
+	bool index_built;
+	struct fc_dt_replay_stats stats;
+};
+
+/*
+ * fc_dt_mask_size - the Linux mask cache size for dt:
+ * roundup_pow_of_two(phandles other than 0xdeadbeef), at least 1.
+ */
+uint32_t fc_dt_mask_size(const struct fc_dt *dt);
+
+/*
+ * fc_dt_replay_init - start a replay at boot: caches empty, before core init.
+ * NONE takes no slots; MASK and HASH32 take a power of two; INDEX takes at
+ * least fc_dt_index_slots(dt->nphandles). Returns 0 or FC_EINVAL.
+ */
+int fc_dt_replay_init(struct fc_dt_replay *r, const struct fc_dt *dt, enum fc_dt_policy policy,
+		      struct fc_cache_slot *slots, uint32_t nslots);
+
+/*
+ * fc_dt_replay_core_init - the point where Linux runs of_core_init(): MASK
+ * populates its cache in tree order by overwrite, HASH32 prefills empty
+ * slots in tree order. Only the first call has an effect. Returns 0.
+ */
+int fc_dt_replay_core_init(struct fc_dt_replay *r);
+
+/*
+ * fc_dt_replay_lookup - one boot-time lookup. Misses are resolved with
+ * libfdt's fdt_node_offset_by_phandle (the real cost) and accounted with the
+ * node table. Returns the node offset, FC_ENOENT (unresolved), FC_EINVAL
+ * (phandle 0 or 0xffffffff, not counted), FC_ENOSPC (INDEX slots too few).
+ */
+int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle);
+
+#endif /* FDTCACHE_DT_H */

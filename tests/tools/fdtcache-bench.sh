@@ -1,0 +1,86 @@
+#!/bin/sh
+# fdtcache-bench: exact counters on the small board (reasoned below), the CSV
+# header, JSON, traces with @core_init, and the error paths.
+set -u
+. "${top_srcdir:-.}/tests/tools/fdtcache-common.sh"
+tool="$bld/tools/fdtcache-bench"
+dtb="$bld/fixtures/dt/small-board.dtb"
+counters() { # drop the measured ns_per_lookup column
+	cut -d, -f1-9
+}
+
+# small-board: 21 nodes; phandles 1..8 at tree positions 11 12 5 9 8 13 18 19;
+# its 19 lookups are 1 2 3 4 2 3 4 5 2 2 2 2 7 0x99 2 8 5 6 6 (0x99: no node).
+# none: positions summed 11+12+5+9+12+5+9+8+12+12+12+12+18+21+12+19+8+13+13 = 223.
+# mask (8 slots, populated before the first lookup, 1..8 in distinct slots):
+#   only 0x99 misses (slot 1 holds 1): 21 steps, unresolved, nothing stored.
+# hash32 64/128/256: hash_32 of 1..8 are distinct at 6, 7 and 8 bits, and 0x99's
+#   slot is empty: the same single unresolved miss.
+# index (16 slots): the first lookup walks 21 nodes; 0x99 is known absent.
+cat > "$tmp/expect.csv" <<'CSV'
+policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes
+none,0,19,0,19,1,0,223,0
+mask,8,19,18,1,1,0,21,64
+hash32,64,19,18,1,1,0,21,512
+hash32,128,19,18,1,1,0,21,1024
+hash32,256,19,18,1,1,0,21,2048
+index,16,19,17,2,1,0,21,128
+CSV
+"$tool" --format csv "$dtb" > "$tmp/out.csv"
+check "csv exits 0" $?
+head -n 1 "$tmp/out.csv" | grep -qx 'policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes,ns_per_lookup'
+check "csv header" $?
+counters < "$tmp/out.csv" | diff "$tmp/expect.csv" - > "$tmp/diff"
+check "small-board counters, synthetic trace" $?
+cat "$tmp/diff"
+"$tool" --format csv --trace "$src/fixtures/traces/small-board.trace" "$dtb" | counters |
+	diff -q "$tmp/expect.csv" - > /dev/null
+check "small-board counters, committed trace" $?
+awk -F, 'NR > 1 && $10 + 0 <= 0 { bad = 1 } END { exit bad }' "$tmp/out.csv"
+check "ns_per_lookup measured (> 0) on every row" $?
+
+# Core init after two lookups of phandle 2 (position 12).
+# mask, 4 slots: both scan (24 steps), nothing stored. Populate in tree order
+#   (3 5 4 1 2 6 7 8 by position) by overwrite: s3=3, s1=5, s0=4, s1=1 (evicts
+#   5), s2=2, s2=6 (evicts 2), s3=7 (evicts 3), s0=8 (evicts 4). The third
+#   lookup finds 6 in s2: a miss, 12 steps, stored over 6 (5th eviction).
+# hash32 64: the first misses and fills; the second and third hit.
+printf '2\n0x2 # again\n\n@core_init\n2\n' > "$tmp/core.trace"
+cat > "$tmp/expect-core.csv" <<'CSV'
+policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes
+mask,4,3,0,3,0,5,36,32
+hash32,64,3,2,1,0,0,12,512
+CSV
+"$tool" --format csv --policy mask,hash32 --sizes 64 --mask-size 4 --trace "$tmp/core.trace" "$dtb" |
+	counters | diff "$tmp/expect-core.csv" - > "$tmp/diff"
+check "@core_init: mask empty before it and populated by overwrite, hash32 live" $?
+cat "$tmp/diff"
+
+"$tool" --format json --policy index "$dtb" > "$tmp/out.json"
+check "json exits 0" $?
+grep -q '"policy" : "index"' "$tmp/out.json" && grep -q '"scan_steps" : 21' "$tmp/out.json" &&
+	grep -q '"memory_bytes" : 128' "$tmp/out.json" && grep -q '"ns_per_lookup" : ' "$tmp/out.json"
+check "json fields" $?
+"$tool" --policy none "$dtb" > "$tmp/out.txt"
+grep -q '^  none ' "$tmp/out.txt"
+check "table output" $?
+
+printf '1\n2\nbogus\n' > "$tmp/bad.trace"
+expect_exit "bad trace line" 1 "$tool" --trace "$tmp/bad.trace" "$dtb"
+grep -qx "fdtcache-bench: $tmp/bad.trace:3: not a phandle (hex 0x... or decimal)" "$tmp/err"
+check "bad trace line: FILE:LINE: message" $?
+expect_exit "missing trace" 1 "$tool" --trace "$tmp/none.trace" "$dtb"
+head -c 64 "$dtb" > "$tmp/cut.dtb"
+expect_exit "truncated DTB" 1 "$tool" "$tmp/cut.dtb"
+grep -q "^fdtcache-bench: $tmp/cut.dtb: not a valid DTB: " "$tmp/err"
+check "truncated DTB: file and reason" $?
+expect_exit "trace file as DTB" 1 "$tool" "$src/fixtures/traces/small-board.trace"
+for bad in "--policy lru" "--sizes 100" "--sizes 0" "--sizes 64,x" "--mask-size 3" \
+	"--mask-size 0" "--format xml" "--frobnicate"; do
+	# shellcheck disable=SC2086
+	expect_exit "bad option $bad" 2 "$tool" $bad "$dtb"
+	grep -q "Usage:" "$tmp/err"
+	check "bad option $bad: usage" $?
+done
+expect_exit "no DTB" 2 "$tool"
+exit $fail

@@ -1,0 +1,37 @@
+#!/bin/sh
+# fdtcache-trace: the committed fixture traces are what the tool writes for
+# the fixture DTBs; bad DTBs exit 1 naming the file; bad usage exits 2.
+set -u
+. "${top_srcdir:-.}/tests/tools/fdtcache-common.sh"
+tool="$bld/tools/fdtcache-trace"
+
+for board in small-board board-500 soc-900; do
+	# the trace names the DTB by its base name, so copy it to that name
+	cp "$bld/fixtures/dt/$board.dtb" "$tmp/$board.dtb"
+	"$tool" "$tmp/$board.dtb" > "$tmp/$board.trace"
+	cmp -s "$tmp/$board.trace" "$src/fixtures/traces/$board.trace"
+	check "fixtures/traces/$board.trace is what fdtcache-trace writes" $?
+done
+"$tool" -o "$tmp/o.trace" "$tmp/small-board.dtb"
+cmp -s "$tmp/o.trace" "$src/fixtures/traces/small-board.trace"
+check "--output writes the same trace" $?
+n=$(grep -vc '^#' "$tmp/small-board.trace")
+[ "$n" -eq 19 ]
+check "small-board: 19 lookups (got $n)" $?
+
+head -c 100 "$tmp/small-board.dtb" > "$tmp/cut.dtb"
+expect_exit "truncated DTB" 1 "$tool" "$tmp/cut.dtb"
+grep -q "^fdtcache-trace: $tmp/cut.dtb: not a valid DTB: " "$tmp/err"
+check "truncated DTB: message names the file and libfdt's reason" $?
+expect_exit "a .dts is not a DTB" 1 "$tool" "$src/fixtures/dt/small-board.dts"
+expect_exit "empty file" 1 "$tool" /dev/null
+expect_exit "missing file" 1 "$tool" "$tmp/none.dtb"
+grep -q "none.dtb" "$tmp/err"
+check "missing file: message names it" $?
+expect_exit "no DTB" 2 "$tool"
+grep -q "Usage:" "$tmp/err"
+check "no DTB: usage on stderr" $?
+expect_exit "two DTBs" 2 "$tool" "$tmp/small-board.dtb" "$tmp/small-board.dtb"
+expect_exit "unknown option" 2 "$tool" --frobnicate "$tmp/small-board.dtb"
+expect_exit "--version" 0 "$tool" --version
+exit $fail

@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "check_util.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <libfdt.h>
+#include <string.h>
+
+#include "common/trace.h"
+#include "fdtcache/dt.h"
+
+static gboolean parse(struct fc_trace *t, const char *text, GError **error)
+{
+	fc_trace_init(t);
+	return fc_trace_parse(t, "t.trace", text, strlen(text), error);
+}
+
+static guint32 at(const struct fc_trace *t, guint i)
+{
+	return g_array_index(t->phandles, guint32, i);
+}
+
+START_TEST(parse_values_comments_core_init)
+{
+	struct fc_trace t;
+	GError *error = NULL;
+
+	ck_assert(parse(&t, "# a boot\n0x3c\n\n  12  # decimal\n0X1f\r\n@core_init\n7", &error));
+	ck_assert_uint_eq(t.phandles->len, 4);
+	ck_assert_uint_eq(at(&t, 0), 0x3c);
+	ck_assert_uint_eq(at(&t, 1), 12);
+	ck_assert_uint_eq(at(&t, 2), 0x1f);
+	ck_assert_uint_eq(at(&t, 3), 7);
+	ck_assert_uint_eq(t.core_init_at, 3);
+	fc_trace_clear(&t);
+	/* without the marker, core init comes before the first lookup */
+	ck_assert(parse(&t, "5\n6\n", &error));
+	ck_assert_uint_eq(t.core_init_at, 0);
+	fc_trace_clear(&t);
+}
+END_TEST
+
+static void assert_parse_error(const char *text, gsize len, const char *message)
+{
+	struct fc_trace t;
+	GError *error = NULL;
+
+	fc_trace_init(&t);
+	ck_assert(!fc_trace_parse(&t, "t.trace", text, len, &error));
+	ck_assert_str_eq(error->message, message);
+	g_error_free(error);
+	fc_trace_clear(&t);
+}
+
+#define BAD(text, message) assert_parse_error(text, sizeof(text) - 1, message)
+
+START_TEST(parse_errors_name_file_and_line)
+{
+	BAD("1\nzz\n", "t.trace:2: not a phandle (hex 0x... or decimal)");
+	BAD("1\n\n12abc", "t.trace:3: not a phandle (hex 0x... or decimal)");
+	BAD("0x\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("-1\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("0x+5\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("1 2\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("0\n", "t.trace:1: phandle out of range (1..0xfffffffe)");
+	BAD("0xffffffff\n", "t.trace:1: phandle out of range (1..0xfffffffe)");
+	BAD("99999999999999999999999\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("@core_init\n1\n@core_init\n", "t.trace:3: second @core_init");
+	BAD("@core\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("1\n2\x00" "3\n", "t.trace:2: NUL byte in line");
+}
+END_TEST
+
+/*
+ * A tree exercising the generator's property rules:
+ *   /            interrupt-parent = <&intc>
+ *   /intc  ph 1  #interrupt-cells = <2>
+ *   /clk   ph 2  #clock-cells = <1>
+ *   /gpio  ph 3  (no #gpio-cells: 0 args)
+ *   /dev         clocks = <2 7 0 2 8>, reset-gpios = <3 3 1>, ngpios = <5>,
+ *                pinctrl-names = "x", pinctrl-0 = <2 3>, vdd-supply = <3 9>,
+ *                phys = <0x77 1 2>, interrupts-extended = <1 4 5 3>
+ */
+static void prop_cells(void *fdt, const char *name, const uint32_t *v, int n)
+{
+	fdt32_t cells[8];
+
+	for (int i = 0; i < n; i++)
+		cells[i] = cpu_to_fdt32(v[i]);
+	ck_assert_int_eq(fdt_property(fdt, name, cells, n * (int)sizeof(cells[0])), 0);
+}
+
+#define PROP_CELLS(fdt, name, ...) \
+	prop_cells(fdt, name, (const uint32_t[]){ __VA_ARGS__ }, \
+		   (int)(sizeof((const uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t)))
+
+static void *rules_tree(void)
+{
+	void *fdt = g_malloc0(4096);
+
+	ck_assert_int_eq(fdt_create(fdt, 4096), 0);
+	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
+	ck_assert_int_eq(fdt_begin_node(fdt, ""), 0);
+	fdt_property_u32(fdt, "interrupt-parent", 1);
+	fdt_begin_node(fdt, "intc");
+	fdt_property_u32(fdt, "phandle", 1);
+	fdt_property_u32(fdt, "#interrupt-cells", 2);
+	fdt_end_node(fdt);
+	fdt_begin_node(fdt, "clk");
+	fdt_property_u32(fdt, "phandle", 2);
+	fdt_property_u32(fdt, "#clock-cells", 1);
+	fdt_end_node(fdt);
+	fdt_begin_node(fdt, "gpio");
+	fdt_property_u32(fdt, "phandle", 3);
+	fdt_end_node(fdt);
+	fdt_begin_node(fdt, "dev");
+	PROP_CELLS(fdt, "clocks", 2, 7, 0, 2, 8);
+	PROP_CELLS(fdt, "reset-gpios", 3, 3, 1);
+	fdt_property_u32(fdt, "ngpios", 5);
+	fdt_property_string(fdt, "pinctrl-names", "x");
+	PROP_CELLS(fdt, "pinctrl-0", 2, 3);
+	PROP_CELLS(fdt, "vdd-supply", 3, 9);
+	PROP_CELLS(fdt, "phys", 0x77, 1, 2);
+	PROP_CELLS(fdt, "interrupts-extended", 1, 4, 5, 3);
+	fdt_end_node(fdt);
+	fdt_end_node(fdt);
+	ck_assert_int_eq(fdt_finish(fdt), 0);
+	ck_assert_int_eq(fdt_check_full(fdt, 4096), 0);
+	return fdt;
+}
+
+START_TEST(generate_property_rules)
+{
+	/*
+	 * interrupt-parent 1; clocks 2 (skip 7), 0 is an empty entry, 2 (skip
+	 * 8); reset-gpios 3, then 3 and 1 are phandles too (gpio has no
+	 * #gpio-cells); ngpios and pinctrl-names are no references; pinctrl-0
+	 * 2 3; vdd-supply only its first cell 3; phys 0x77 is unresolved, so
+	 * the rest of the list is not read; interrupts-extended 1 (skip 4 5), 3.
+	 */
+	static const guint32 expect[] = { 1, 2, 2, 3, 3, 1, 2, 3, 3, 0x77, 1, 3 };
+	struct fc_trace t;
+	void *fdt = rules_tree();
+	GString *text = g_string_new(NULL);
+
+	fc_trace_init(&t);
+	fc_trace_generate(&t, fdt, "rules.dtb", text);
+	ck_assert_uint_eq(t.phandles->len, G_N_ELEMENTS(expect));
+	for (guint i = 0; i < G_N_ELEMENTS(expect); i++)
+		ck_assert_uint_eq(at(&t, i), expect[i]);
+	ck_assert_uint_eq(t.core_init_at, 0);
+	ck_assert_ptr_nonnull(strstr(text->str, "\n0x77 # /dev phys\n"));
+	fc_trace_clear(&t);
+	/* the written text parses back to the same lookups */
+	fc_trace_init(&t);
+	ck_assert(fc_trace_parse(&t, "rules.trace", text->str, text->len, NULL));
+	ck_assert_uint_eq(t.phandles->len, G_N_ELEMENTS(expect));
+	ck_assert_uint_eq(at(&t, 9), 0x77);
+	fc_trace_clear(&t);
+	g_string_free(text, TRUE);
+	g_free(fdt);
+}
+END_TEST
+
+/* A DTB built by `make` (in the build tree). */
+static void *load_built_dtb(const char *name)
+{
+	const char *top = g_getenv("top_builddir");
+	char *path = g_build_filename(top ? top : ".", "fixtures", "dt", name, NULL);
+	GError *error = NULL;
+	gsize len;
+	void *fdt = fc_dtb_load(path, &len, &error);
+
+	ck_assert_msg(fdt, "%s", error ? error->message : "?");
+	g_free(path);
+	return fdt;
+}
+
+START_TEST(generate_small_board)
+{
+	/*
+	 * fixtures/dt/small-board.dts in tree order: / interrupt-parent gic(1);
+	 * cpu@0 and cpu@1 each clocks cru(2), OPP table(3), vdd_cpu(4); vdd-cpu
+	 * vin-supply vcc_sys(5); gpio clocks 2; serial clocks 2 2, resets 2,
+	 * pinctrl-0 uart_xfer(7), pinctrl-1 0x99; i2c clocks 2, pinctrl-0
+	 * i2c_xfer(8); sensor vdd-supply 5, interrupts-extended gpio0(6) with 2
+	 * cells; led gpios 6.
+	 */
+	static const guint32 expect[] = { 1, 2, 3, 4, 2, 3, 4, 5, 2, 2, 2, 2, 7, 0x99, 2, 8, 5, 6, 6 };
+	struct fc_trace t;
+	void *fdt = load_built_dtb("small-board.dtb");
+
+	fc_trace_init(&t);
+	fc_trace_generate(&t, fdt, "small-board.dtb", NULL);
+	ck_assert_uint_eq(t.phandles->len, G_N_ELEMENTS(expect));
+	for (guint i = 0; i < G_N_ELEMENTS(expect); i++)
+		ck_assert_uint_eq(at(&t, i), expect[i]);
+	fc_trace_clear(&t);
+	g_free(fdt);
+}
+END_TEST
+
+START_TEST(dtb_load_rejects_bad_blobs)
+{
+	char *dir = g_dir_make_tmp("fc-trace-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "bad.dtb", NULL);
+	void *fdt = load_built_dtb("small-board.dtb");
+	GError *error = NULL;
+	gsize len;
+	char *expect;
+
+	/* the first 100 bytes of a good DTB: truncated */
+	ck_assert(g_file_set_contents(path, fdt, 100, NULL));
+	ck_assert_ptr_null(fc_dtb_load(path, &len, &error));
+	expect = g_strdup_printf("%s: not a valid DTB: %s", path, fdt_strerror(-FDT_ERR_TRUNCATED));
+	ck_assert_str_eq(error->message, expect);
+	g_clear_error(&error);
+	g_free(expect);
+	ck_assert(g_file_set_contents(path, "/dts-v1/;\n/ { };\n", -1, NULL));
+	ck_assert_ptr_null(fc_dtb_load(path, &len, &error));
+	ck_assert_int_eq(error->code, FC_TRACE_ERROR_DTB);
+	g_clear_error(&error);
+	g_remove(path);
+	g_rmdir(dir);
+	g_free(path);
+	g_free(dir);
+	g_free(fdt);
+}
+END_TEST
+
+/*
+ * An independent model of Linux's lookups (arrays of node numbers, no
+ * fc_cache, no node table), to check fc_dt_replay on the fixture traces.
+ */
+struct model {
+	const guint32 *ph; /* node phandles in tree order */
+	guint n;
+	gint *slot;        /* node number or -1 */
+	guint32 size;
+	guint32 hits, misses, unresolved, evictions;
+	guint64 steps;
+};
+
+static guint32 model_index(const struct model *m, enum fc_dt_policy policy, guint32 phandle)
+{
+	guint bits = 0;
+
+	while ((1u << bits) < m->size)
+		bits++;
+	if (policy == FC_DT_MASK)
+		return phandle & (m->size - 1);
+	return bits ? (guint32)(phandle * 0x61C88647u) >> (32 - bits) : 0;
+}
+
+static void model_store(struct model *m, guint32 i, gint node)
+{
+	if (m->slot[i] >= 0 && m->ph[m->slot[i]] != m->ph[node])
+		m->evictions++;
+	m->slot[i] = node;
+}
+
+static void model_lookup(struct model *m, enum fc_dt_policy policy, gboolean live, guint32 phandle)
+{
+	guint32 i = model_index(m, policy, phandle);
+	gint found = -1;
+
+	if (live && m->slot[i] >= 0 && m->ph[m->slot[i]] == phandle) {
+		m->hits++;
+		return;
+	}
+	m->misses++;
+	for (guint k = 0; k < m->n && found < 0; k++)
+		if (m->ph[k] == phandle)
+			found = (gint)k;
+	m->steps += found < 0 ? m->n : (guint)found + 1;
+	if (found < 0)
+		m->unresolved++;
+	else if (live)
+		model_store(m, i, found);
+}
+
+static void model_core_init(struct model *m, enum fc_dt_policy policy)
+{
+	for (guint k = 0; k < m->n; k++) {
+		guint32 i = model_index(m, policy, m->ph[k]);
+
+		if (!m->ph[k])
+			continue;
+		if (policy == FC_DT_MASK || m->slot[i] < 0)
+			model_store(m, i, (gint)k);
+	}
+}
+
+static void model_replay(struct model *m, enum fc_dt_policy policy, const struct fc_trace *t)
+{
+	for (guint i = 0; i < t->phandles->len; i++) {
+		if (i == t->core_init_at)
+			model_core_init(m, policy);
+		/* mask: no cache before core init */
+		model_lookup(m, policy, policy == FC_DT_HASH32 || i >= t->core_init_at, at(t, i));
+	}
+}
+
+static void check_fixture(const char *board, const char *core_init_line)
+{
+	char *dtb = g_strdup_printf("%s.dtb", board);
+	char *trace_path = g_strdup_printf("fixtures/traces/%s.trace", board);
+	void *fdt = load_built_dtb(dtb);
+	int count = fc_dt_count_nodes(fdt);
+	struct fc_dt_node *nodes = g_new(struct fc_dt_node, count);
+	guint32 *ph = g_new0(guint32, count);
+	struct fc_dt dt;
+	struct fc_trace t;
+	guint k = 0;
+	size_t len;
+	char *text = (char *)fc_check_load(trace_path, &len);
+	GString *moved = g_string_new(NULL);
+	char *mark;
+	static const struct {
+		enum fc_dt_policy policy;
+		guint32 size;
+	} configs[] = {
+		{ FC_DT_MASK, 0 }, { FC_DT_HASH32, 64 }, { FC_DT_HASH32, 128 }, { FC_DT_HASH32, 256 },
+	};
+
+	ck_assert_int_eq(fc_dt_init(&dt, fdt, nodes, (uint32_t)count), count);
+	for (int off = fdt_next_node(fdt, -1, NULL); off >= 0; off = fdt_next_node(fdt, off, NULL))
+		ph[k++] = fdt_get_phandle(fdt, off);
+	/* the committed trace, and the same with of_core_init() moved later */
+	g_string_append_len(moved, text, (gssize)len);
+	mark = strstr(moved->str, core_init_line);
+	ck_assert_ptr_nonnull(mark);
+	while (mark > moved->str && mark[-1] != '\n')
+		mark--;
+	g_string_insert(moved, mark - moved->str, "@core_init\n");
+	for (int pass = 0; pass < 2; pass++) {
+		fc_trace_init(&t);
+		ck_assert(fc_trace_parse(&t, trace_path, pass ? moved->str : text,
+					 pass ? moved->len : len, NULL));
+		ck_assert(!pass || t.core_init_at > 0);
+		for (gsize c = 0; c < G_N_ELEMENTS(configs); c++) {
+			guint32 size = configs[c].size ? configs[c].size : fc_dt_mask_size(&dt);
+			struct fc_cache_slot *slots = g_new(struct fc_cache_slot, size);
+			gint *model_slots = g_new(gint, size);
+			struct model m = { .ph = ph, .n = (guint)count, .slot = model_slots, .size = size };
+			struct fc_dt_replay r;
+
+			for (guint32 i = 0; i < size; i++)
+				model_slots[i] = -1;
+			model_replay(&m, configs[c].policy, &t);
+			ck_assert_int_eq(fc_dt_replay_init(&r, &dt, configs[c].policy, slots, size), 0);
+			for (guint i = 0; i < t.phandles->len; i++) {
+				if (i == t.core_init_at)
+					fc_dt_replay_core_init(&r);
+				fc_dt_replay_lookup(&r, at(&t, i));
+			}
+			ck_assert_uint_eq(r.stats.hits, m.hits);
+			ck_assert_uint_eq(r.stats.misses, m.misses);
+			ck_assert_uint_eq(r.stats.unresolved, m.unresolved);
+			ck_assert_uint_eq(r.stats.evictions, m.evictions);
+			ck_assert_uint_eq(r.stats.scan_steps, m.steps);
+			g_free(model_slots);
+			g_free(slots);
+		}
+		fc_trace_clear(&t);
+	}
+	g_string_free(moved, TRUE);
+	g_free(text);
+	g_free(ph);
+	g_free(nodes);
+	g_free(fdt);
+	g_free(trace_path);
+	g_free(dtb);
+}
+
+START_TEST(replay_matches_linux_model_on_fixtures)
+{
+	/* core init moved before the line naming the node, deep in each trace */
+	check_fixture("small-board", "/soc/serial@4000 pinctrl-0");
+	check_fixture("board-500", "/soc/i2c@");
+	check_fixture("soc-900", "/soc/i2c@");
+}
+END_TEST
+
+static Suite *trace_suite(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, parse_values_comments_core_init);
+	tcase_add_test(tc, parse_errors_name_file_and_line);
+	tcase_add_test(tc, generate_property_rules);
+	tcase_add_test(tc, generate_small_board);
+	tcase_add_test(tc, dtb_load_rejects_bad_blobs);
+	tcase_add_test(tc, replay_matches_linux_model_on_fixtures);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fc_check_run(trace_suite());
+}
