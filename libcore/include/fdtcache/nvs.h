@@ -25,7 +25,10 @@
 /* How lookups find an id's newest ATE. */
 enum fc_nvs_lookup {
 	/* An exact id -> ATE map in the index slots (FC_CACHE_PROBE); with
-	 * enough slots no lookup, miss or free-space query reads flash. */
+	 * more slots than ids on flash (live or deleted; one slot always
+	 * stays empty) no lookup, miss or free-space query reads flash. With
+	 * fewer, ids the map refused are found by walking back to the oldest
+	 * refused ATE. Free space is O(1) in every case. */
 	FC_NVS_LOOKUP_INDEX = 0,
 	/* Zephyr's algorithms, for comparisons: the slots act as Zephyr's
 	 * lookup cache (newest ATE of the ids hashing to a slot, walk from
