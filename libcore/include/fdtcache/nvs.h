@@ -155,8 +155,8 @@ struct fc_nvs_walk_ops {
 /*
  * fc_nvs_walk - visit every sector (oldest first) and its ATEs (newest first
  * within a sector; a closed sector's close ATE comes first) without writing.
- * cfg->index_slots are used as scratch to tell live from stale and need one
- * slot per id present. A slot whose crc8 fails is TORN when its crc byte is
+ * cfg->index_slots are used as scratch to tell live from stale and need more
+ * slots than ids present. A slot whose crc8 fails is TORN when its crc byte is
  * still erased (the write stopped early), else CRC_BAD. Returns 0, a
  * callback's non-zero value, FC_EINVAL, FC_ENOMEM (too few slots),
  * FC_ECORRUPT (every sector closed) or a flash error.
