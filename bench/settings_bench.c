@@ -80,7 +80,7 @@ struct variant {
 };
 
 /* Memory as each implementation spends it: Zephyr 4 bytes per lookup slot
- * and per name-cache entry; ours 8 per index slot, 2 per cached name. */
+ * and per name-cache entry; ours 8 per nvs slot (both lookups), 2 per cached name. */
 static uint32_t memory_bytes(const struct variant *v)
 {
 	if (v->ours)
@@ -240,6 +240,8 @@ static const struct variant variants[] = {
 	  true },
 	{ "ours, 64 slots + 256 names", FC_NVS_LOOKUP_INDEX, 64, FC_SETTINGS_CACHE_INDEX, 256,
 	  true },
+	{ "ours, Zephyr lookup 64 + 256 names", FC_NVS_LOOKUP_ZEPHYR, 64, FC_SETTINGS_CACHE_INDEX,
+	  256, true },
 	{ "ours, 512 slots + 256 names", FC_NVS_LOOKUP_INDEX, 512, FC_SETTINGS_CACHE_INDEX, 256,
 	  true },
 	{ "ours, 1024 slots + 1024 names", FC_NVS_LOOKUP_INDEX, 1024, FC_SETTINGS_CACHE_INDEX,

@@ -122,21 +122,25 @@ static int make_configs(struct bench *b)
 }
 
 /* One boot: caches as at boot, core init where the trace puts it. */
-static void replay_once(struct bench *b, struct fc_dt_replay *r, const struct config *c,
-			struct fc_cache_slot *slots)
+static int replay_once(struct bench *b, struct fc_dt_replay *r, const struct config *c,
+		       struct fc_cache_slot *slots)
 {
 	const guint32 *ph = (const guint32 *)(void *)b->trace.phandles->data;
 	guint n = b->trace.phandles->len;
+	int rc = fc_dt_replay_init(r, &b->dt, c->policy, slots, c->size);
 
-	fc_dt_replay_init(r, &b->dt, c->policy, slots, c->size);
+	if (rc < 0)
+		return rc;
 	for (guint i = 0; i < n; i++) {
 		if (i == b->trace.core_init_at)
 			fc_dt_replay_core_init(r);
 		fc_dt_replay_lookup(r, ph[i]);
 	}
+	return 0;
 }
 
-static void run_config(struct bench *b, struct config *c)
+/* Replay one configuration; returns 0 or exit code 1. */
+static int run_config(struct bench *b, struct config *c)
 {
 	struct fc_cache_slot *slots = g_new(struct fc_cache_slot, MAX(c->size, 1));
 	struct fc_dt_replay r;
@@ -145,7 +149,14 @@ static void run_config(struct bench *b, struct config *c)
 	gint64 elapsed;
 
 	do {
-		replay_once(b, &r, c, slots);
+		int rc = replay_once(b, &r, c, slots);
+
+		if (rc < 0) {
+			fprintf(stderr, "fdtcache-bench: %s: %s with %u slots: %s\n", b->dtb_path,
+				policy_names[c->policy], c->size, fc_strerror(rc));
+			g_free(slots);
+			return 1;
+		}
 		if (!runs)
 			c->stats = r.stats;
 		runs++;
@@ -154,6 +165,7 @@ static void run_config(struct bench *b, struct config *c)
 	c->ns_per_lookup = b->trace.phandles->len ?
 		elapsed * 1000.0 / ((double)runs * b->trace.phandles->len) : 0.0;
 	g_free(slots);
+	return 0;
 }
 
 static const char *const columns[] = {
@@ -272,7 +284,7 @@ static int load_inputs(struct bench *b, void **fdt)
 	fc_trace_init(&b->trace);
 	if (!trace_path) {
 		b->trace_name = "synthetic trace";
-		fc_trace_generate(&b->trace, *fdt, b->dtb_path, NULL);
+		fc_trace_generate(&b->trace, *fdt, b->dtb_path, 0, NULL);
 		return 0;
 	}
 	b->trace_name = trace_path;
@@ -319,8 +331,10 @@ int main(int argc, char **argv)
 	rc = make_configs(&b);
 	if (rc)
 		goto out;
-	for (guint i = 0; i < b.configs->len; i++)
-		run_config(&b, &g_array_index(b.configs, struct config, i));
+	for (guint i = 0; i < b.configs->len && !rc; i++)
+		rc = run_config(&b, &g_array_index(b.configs, struct config, i));
+	if (rc)
+		goto out;
 	if (!strcmp(format_opt, "csv"))
 		print_rows(&b, ",", NULL);
 	else if (!strcmp(format_opt, "json"))

@@ -11,9 +11,11 @@
 
 static gchar *output_path;
 static gboolean show_version;
+static gint core_init_after;
 
 static const GOptionEntry entries[] = {
 	{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write the trace to FILE (default: stdout)", "FILE" },
+	{ "core-init-after", 'c', 0, G_OPTION_ARG_INT, &core_init_after, "Put @core_init after N lookups (default 0: before the first, no marker line)", "N" },
 	{ "version", 0, 0, G_OPTION_ARG_NONE, &show_version, "Print the version and exit", NULL },
 	{ NULL },
 };
@@ -51,6 +53,10 @@ int main(int argc, char **argv)
 		rc = usage_error(ctx, "expected exactly one DTB");
 		goto out;
 	}
+	if (core_init_after < 0) {
+		rc = usage_error(ctx, "--core-init-after: N must be >= 0");
+		goto out;
+	}
 	fdt = fc_dtb_load(argv[1], &len, &error);
 	if (!fdt) {
 		fprintf(stderr, "fdtcache-trace: %s\n", error->message);
@@ -60,7 +66,7 @@ int main(int argc, char **argv)
 	fc_trace_init(&trace);
 	text = g_string_new(NULL);
 	name = g_path_get_basename(argv[1]);
-	fc_trace_generate(&trace, fdt, name, text);
+	fc_trace_generate(&trace, fdt, name, (guint)core_init_after, text);
 	if (output_path) {
 		if (!g_file_set_contents(output_path, text->str, (gssize)text->len, &error)) {
 			fprintf(stderr, "fdtcache-trace: %s\n", error->message);

@@ -105,11 +105,22 @@ static void exercise_mounted(struct nvs_rig *rig)
 		violated("acknowledged write reads back after remount", rc);
 }
 
+static int count_ate(void *ctx, const struct fc_nvs_ate_info *info)
+{
+	(*(uint32_t *)ctx)++;
+	return 0;
+}
+
 int fuzz_nvs_image(const uint8_t *data, size_t size)
 {
 	struct nvs_rig *rig = calloc(1, sizeof(*rig));
+	struct fc_nvs_walk_ops ops = { .ate = count_ate };
+	uint32_t ates = 0;
 
 	if (rig_setup(rig, data, size)) {
+		fc_nvs_walk(&rig->cfg, &ops, &ates);
+		if (memcmp(rig->mem, data + 3, rig->ram.dev.geo.size))
+			violated("walk leaves the image unchanged", 0);
 		if (fc_nvs_mount(&rig->fs, &rig->cfg) == 0)
 			exercise_mounted(rig);
 	}
@@ -133,7 +144,7 @@ int fuzz_dtb(const uint8_t *data, size_t size)
 		struct fc_dt_node *nodes = calloc((size_t)n, sizeof(*nodes));
 		struct fc_dt dt;
 
-		if (fc_dt_init(&dt, fdt, nodes, (uint32_t)n) == 0) {
+		if (fc_dt_init(&dt, fdt, nodes, (uint32_t)n) >= 0) {
 			uint32_t nslots = fc_dt_index_slots(dt.nphandles);
 			struct fc_cache_slot *slots = calloc(nslots ? nslots : 1, sizeof(*slots));
 

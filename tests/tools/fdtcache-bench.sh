@@ -56,6 +56,21 @@ CSV
 check "@core_init: mask empty before it and populated by overwrite, hash32 live" $?
 cat "$tmp/diff"
 
+# fdtcache-trace --core-init-after 2: lookups 1 (position 11) and 2 (12) come
+# before core init. mask: both scan (23 steps); then all hit but 0x99 (21
+# steps). hash32 64: both miss and fill, the prefill skips their slots; then
+# the same single miss. Either way 16 hits, 3 misses, 44 steps.
+cat > "$tmp/expect-late.csv" <<'CSV'
+policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes
+mask,8,19,16,3,1,0,44,64
+hash32,64,19,16,3,1,0,44,512
+CSV
+"$bld/tools/fdtcache-trace" --core-init-after 2 "$dtb" > "$tmp/late.trace"
+"$tool" --format csv --policy mask,hash32 --sizes 64 --trace "$tmp/late.trace" "$dtb" |
+	counters | diff "$tmp/expect-late.csv" - > "$tmp/diff"
+check "fdtcache-trace --core-init-after 2 replayed" $?
+cat "$tmp/diff"
+
 "$tool" --format json --policy index "$dtb" > "$tmp/out.json"
 check "json exits 0" $?
 grep -q '"policy" : "index"' "$tmp/out.json" && grep -q '"scan_steps" : 21' "$tmp/out.json" &&

@@ -33,5 +33,6 @@ grep -q "Usage:" "$tmp/err"
 check "no DTB: usage on stderr" $?
 expect_exit "two DTBs" 2 "$tool" "$tmp/small-board.dtb" "$tmp/small-board.dtb"
 expect_exit "unknown option" 2 "$tool" --frobnicate "$tmp/small-board.dtb"
+expect_exit "--core-init-after -1" 2 "$tool" --core-init-after -1 "$tmp/small-board.dtb"
 expect_exit "--version" 0 "$tool" --version
 exit $fail

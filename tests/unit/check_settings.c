@@ -845,6 +845,63 @@ START_TEST(out_of_name_ids)
 }
 END_TEST
 
+static int stop_at_second(void *ctx, const struct fc_settings_entry *e)
+{
+	unsigned *calls = ctx;
+
+	(void)e;
+	return ++*calls == 2 ? 42 : 0;
+}
+
+START_TEST(load_stopped_by_callback)
+{
+	struct part *p = part_blank();
+	uint16_t cache[64];
+	struct fc_settings s;
+	unsigned calls = 0;
+
+	settings_open(&s, p, FC_SETTINGS_CACHE_INDEX, cache, 64);
+	save_n(&s, 0, 5);
+	settings_open(&s, p, FC_SETTINGS_CACHE_INDEX, cache, 64);
+	ck_assert_int_eq(fc_settings_load(&s, NULL, 0, stop_at_second, &calls), 42);
+	ck_assert_uint_eq(calls, 2);
+	/* the cache was not completed: the next save builds it from flash, once */
+	ck_assert_int_eq(s.stats.scan_reads, 0);
+	save_n(&s, 5, 2);
+	ck_assert_uint_eq(s.stats.scan_reads, 5);
+	ck_assert_uint_eq(nvs_counter(p), 0x8007);
+	g_free(p);
+}
+END_TEST
+
+/* A value failing its data CRC: the scan reports it, load drops the pair as Zephyr does. */
+START_TEST(data_crc_error)
+{
+	struct part *p = part_new(SECTOR, SECTORS, 4, true);
+	uint16_t cache[64];
+	struct fc_settings s;
+	char *got, *problems;
+	uint8_t *hit;
+
+	settings_open(&s, p, FC_SETTINGS_CACHE_INDEX, cache, 64);
+	ck_assert_int_eq(fc_settings_save(&s, "ok", "fine", 4), 0);
+	ck_assert_int_eq(fc_settings_save(&s, "bad", "BROKEN", 6), 0);
+	for (hit = p->mem; memcmp(hit, "BROKEN", 6); hit++)
+		ck_assert(hit < p->mem + sizeof(p->mem) - 6);
+	hit[0] = 'b'; /* clears a bit, as flash can */
+	got = scan_all(p, &problems);
+	ck_assert_str_eq(got, "ok=66696e65\n");
+	ck_assert_str_eq(problems, "7@c002 0@8002 ");
+	g_free(got);
+	g_free(problems);
+	got = load_all(&s, NULL);
+	ck_assert_str_eq(got, "ok=66696e65\n");
+	g_free(got);
+	ck_assert_int_eq(fc_settings_get(&s, "bad", hit, 0), FC_ENOENT);
+	g_free(p);
+}
+END_TEST
+
 START_TEST(init_checks)
 {
 	struct part *p = part_blank();
@@ -888,6 +945,8 @@ int main(void)
 	tcase_add_test(tc, zephyr_modes_scan_as_zephyr);
 	tcase_add_test(tc, modes_write_identical_images);
 	tcase_add_test(tc, out_of_name_ids);
+	tcase_add_test(tc, load_stopped_by_callback);
+	tcase_add_test(tc, data_crc_error);
 	tcase_add_test(tc, init_checks);
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);

@@ -144,7 +144,7 @@ START_TEST(generate_property_rules)
 	GString *text = g_string_new(NULL);
 
 	fc_trace_init(&t);
-	fc_trace_generate(&t, fdt, "rules.dtb", text);
+	fc_trace_generate(&t, fdt, "rules.dtb", 0, text);
 	ck_assert_uint_eq(t.phandles->len, G_N_ELEMENTS(expect));
 	for (guint i = 0; i < G_N_ELEMENTS(expect); i++)
 		ck_assert_uint_eq(at(&t, i), expect[i]);
@@ -191,11 +191,40 @@ START_TEST(generate_small_board)
 	void *fdt = load_built_dtb("small-board.dtb");
 
 	fc_trace_init(&t);
-	fc_trace_generate(&t, fdt, "small-board.dtb", NULL);
+	fc_trace_generate(&t, fdt, "small-board.dtb", 0, NULL);
 	ck_assert_uint_eq(t.phandles->len, G_N_ELEMENTS(expect));
 	for (guint i = 0; i < G_N_ELEMENTS(expect); i++)
 		ck_assert_uint_eq(at(&t, i), expect[i]);
 	fc_trace_clear(&t);
+	g_free(fdt);
+}
+END_TEST
+
+START_TEST(generate_core_init_marker)
+{
+	void *fdt = load_built_dtb("small-board.dtb");
+	GString *text = g_string_new(NULL);
+	struct fc_trace t;
+
+	/* after 2 lookups: the marker follows the second lookup line */
+	fc_trace_init(&t);
+	fc_trace_generate(&t, fdt, "small-board.dtb", 2, text);
+	ck_assert_uint_eq(t.core_init_at, 2);
+	ck_assert_ptr_nonnull(strstr(text->str, "0x2 # /cpus/cpu@0 clocks\n@core_init\n0x3 "));
+	fc_trace_clear(&t);
+	fc_trace_init(&t);
+	ck_assert(fc_trace_parse(&t, "s.trace", text->str, text->len, NULL));
+	ck_assert_uint_eq(t.core_init_at, 2);
+	ck_assert_uint_eq(t.phandles->len, 19);
+	fc_trace_clear(&t);
+	/* past the end: after the last of the 19 lookups */
+	g_string_truncate(text, 0);
+	fc_trace_init(&t);
+	fc_trace_generate(&t, fdt, "small-board.dtb", 100, text);
+	ck_assert_uint_eq(t.core_init_at, 19);
+	ck_assert(g_str_has_suffix(text->str, "0x6 # /leds/led-0 gpios\n@core_init\n"));
+	fc_trace_clear(&t);
+	g_string_free(text, TRUE);
 	g_free(fdt);
 }
 END_TEST
@@ -391,6 +420,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, parse_errors_name_file_and_line);
 	tcase_add_test(tc, generate_property_rules);
 	tcase_add_test(tc, generate_small_board);
+	tcase_add_test(tc, generate_core_init_marker);
 	tcase_add_test(tc, dtb_load_rejects_bad_blobs);
 	tcase_add_test(tc, replay_matches_linux_model_on_fixtures);
 	suite_add_tcase(s, tc);

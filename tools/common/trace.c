@@ -216,11 +216,28 @@ struct generator {
 	struct fc_trace *trace;
 	const void *fdt;
 	GString *text;
+	guint core_init_after;
+	gboolean marked;
 	char path[1024];
 };
 
+/* The @core_init line, once core_init_after lookups (or all, at the end) are written. */
+static void mark_core_init(struct generator *g, gboolean end)
+{
+	guint len = g->trace->phandles->len;
+
+	if (g->core_init_after && !g->marked &&
+	    (end ? len <= g->core_init_after : len == g->core_init_after)) {
+		g->marked = TRUE;
+		g->trace->core_init_at = len;
+		if (g->text)
+			g_string_append(g->text, CORE_INIT_MARK "\n");
+	}
+}
+
 static void emit(struct generator *g, guint32 phandle, const char *prop)
 {
+	mark_core_init(g, FALSE);
 	g_array_append_val(g->trace->phandles, phandle);
 	if (g->text)
 		g_string_append_printf(g->text, "0x%x # %s %s\n", phandle, g->path, prop);
@@ -275,17 +292,21 @@ static void emit_node(struct generator *g, int node)
 }
 
 void fc_trace_generate(struct fc_trace *trace, const void *fdt, const char *dtb_name,
-		       GString *text)
+		       guint core_init_after, GString *text)
 {
-	struct generator g = { .trace = trace, .fdt = fdt, .text = text };
+	struct generator g = {
+		.trace = trace, .fdt = fdt, .text = text, .core_init_after = core_init_after,
+	};
 	int node;
 
 	if (text)
 		g_string_append_printf(text,
 				       "# Synthetic boot trace of %s (fdtcache-trace): one lookup\n"
 				       "# per phandle reference, in tree order; of_core_init() runs\n"
-				       "# before the first lookup. Comments: referring node, property.\n",
+				       "# at @core_init, else before the first lookup. Comments:\n"
+				       "# referring node, property.\n",
 				       dtb_name);
 	for (node = fdt_next_node(fdt, -1, NULL); node >= 0; node = fdt_next_node(fdt, node, NULL))
 		emit_node(&g, node);
+	mark_core_init(&g, TRUE);
 }

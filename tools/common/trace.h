@@ -50,10 +50,12 @@ void *fc_dtb_load(const char *path, gsize *len, GError **error);
  * fc_trace_generate - the synthetic boot trace of a checked DTB: tree order,
  * one lookup per non-zero phandle reference in the properties of
  * spec/phandle-caches.md (argument cells skipped by the target's #...-cells,
- * 0 when missing). Appends the lookups to trace and, when text is not NULL,
- * the trace file (with a header naming dtb_name and a comment per line).
+ * 0 when missing). Appends the lookups to an empty trace and, when text is
+ * not NULL, the trace file (with a header naming dtb_name and a comment per
+ * line). of_core_init() comes after core_init_after lookups (0: before the
+ * first, with no @core_init line).
  */
 void fc_trace_generate(struct fc_trace *trace, const void *fdt, const char *dtb_name,
-		       GString *text);
+		       guint core_init_after, GString *text);
 
 #endif /* FDTCACHE_TOOLS_TRACE_H */

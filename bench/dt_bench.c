@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * dt_bench [DTB TRACE...]: one boot's phandle lookups per fixture,
+ * timed for libfdt's uncached fdt_node_offset_by_phandle, Linux's mask and
+ * hash32 64/128/256 caches (misses resolved through libfdt) and the complete
+ * index including its build; then the cost of a cache hit against a load
+ * from a plain array indexed by phandle. Every figure is the median of
+ * RUNS runs in this process; ratios are against libfdt / the array load.
+ */
+#include <glib.h>
+#include <libfdt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "common/trace.h"
+#include "fdtcache/dt.h"
+
+#define RUNS 15
+#define HIT_PASSES 2000 /* passes over the trace per hit-cost run */
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v)
+{
+	qsort(v, RUNS, sizeof(*v), cmp_double);
+	return v[RUNS / 2];
+}
+
+struct fixture {
+	void *fdt;
+	struct fc_dt dt;
+	struct fc_trace trace;
+	const guint32 *ph;
+	guint n;
+};
+
+static volatile guint32 sink;
+
+/* One boot under libfdt alone: every lookup walks the tree. */
+static double boot_libfdt(const struct fixture *f)
+{
+	double t0 = now_ns();
+	guint32 acc = 0;
+
+	for (guint i = 0; i < f->n; i++)
+		acc += (guint32)fdt_node_offset_by_phandle(f->fdt, f->ph[i]);
+	sink = acc;
+	return now_ns() - t0;
+}
+
+/* One boot under a cache, from its boot state, core init where the trace says. */
+static double boot_cached(const struct fixture *f, enum fc_dt_policy policy,
+			  struct fc_cache_slot *slots, guint32 size)
+{
+	struct fc_dt_replay r;
+	double t0 = now_ns();
+	guint32 acc = 0;
+
+	fc_dt_replay_init(&r, &f->dt, policy, slots, size);
+	for (guint i = 0; i < f->n; i++) {
+		if (i == f->trace.core_init_at)
+			fc_dt_replay_core_init(&r);
+		acc += (guint32)fc_dt_replay_lookup(&r, f->ph[i]);
+	}
+	sink = acc;
+	return now_ns() - t0;
+}
+
+static void bench_boots(const char *name, const struct fixture *f)
+{
+	static const struct {
+		const char *label;
+		enum fc_dt_policy policy;
+		guint32 size;
+	} configs[] = {
+		{ "mask", FC_DT_MASK, 0 },
+		{ "hash32", FC_DT_HASH32, 64 },
+		{ "hash32", FC_DT_HASH32, 128 },
+		{ "hash32", FC_DT_HASH32, 256 },
+		{ "index (incl. build)", FC_DT_INDEX, 0 },
+	};
+	double v[RUNS], base;
+
+	printf("\n%s: %u nodes, %u phandles, %u lookups; one boot, median of %d\n", name,
+	       f->dt.nnodes, f->dt.nphandles, f->n, RUNS);
+	printf("  %-24s %6s %12s %12s %10s\n", "lookup", "slots", "total_us", "ns/lookup",
+	       "speed-up");
+	for (int r = 0; r < RUNS; r++)
+		v[r] = boot_libfdt(f);
+	base = median(v);
+	printf("  %-24s %6s %12.1f %12.1f %9.1fx\n", "libfdt uncached", "-", base / 1e3,
+	       base / f->n, 1.0);
+	for (gsize c = 0; c < G_N_ELEMENTS(configs); c++) {
+		guint32 size = configs[c].size;
+		struct fc_cache_slot *slots;
+		double t;
+
+		if (configs[c].policy == FC_DT_MASK)
+			size = fc_dt_mask_size(&f->dt);
+		else if (configs[c].policy == FC_DT_INDEX)
+			size = fc_dt_index_slots(f->dt.nphandles);
+		slots = g_new(struct fc_cache_slot, size);
+		for (int r = 0; r < RUNS; r++)
+			v[r] = boot_cached(f, configs[c].policy, slots, size);
+		t = median(v);
+		printf("  %-24s %6u %12.1f %12.1f %9.1fx\n", configs[c].label, size, t / 1e3,
+		       t / f->n, base / t);
+		g_free(slots);
+	}
+}
+
+/* ns per lookup of HIT_PASSES passes over keys through lookup(). */
+#define TIME_HITS(keys, nkeys, expr)                                            \
+	({                                                                      \
+		double v_[RUNS];                                                \
+		for (int r_ = 0; r_ < RUNS; r_++) {                             \
+			guint32 acc_ = 0;                                       \
+			double t0_ = now_ns();                                  \
+			for (int p_ = 0; p_ < HIT_PASSES; p_++)                 \
+				for (guint i_ = 0; i_ < (nkeys); i_++) {        \
+					guint32 key = (keys)[i_];               \
+					acc_ += (expr);                         \
+				}                                               \
+			v_[r_] = (now_ns() - t0_) / ((double)HIT_PASSES * (nkeys)); \
+			sink = acc_;                                            \
+		}                                                               \
+		median(v_);                                                     \
+	})
+
+static guint32 cache_hit(struct fc_cache *c, guint32 key)
+{
+	guint32 v = 0;
+
+	fc_cache_lookup(c, key, &v);
+	return v;
+}
+
+static inline guint32 inline_hit(const struct fc_cache *c, guint32 key)
+{
+	guint32 v = 0;
+
+	fc_dt_cache_get(c, key, &v);
+	return v;
+}
+
+static void bench_hits(const char *name, const struct fixture *f)
+{
+	guint32 maxph = 0, size = fc_dt_mask_size(&f->dt);
+	guint32 isize = fc_dt_index_slots(f->dt.nphandles);
+	struct fc_cache_slot *mslots = g_new(struct fc_cache_slot, size);
+	struct fc_cache_slot *islots = g_new(struct fc_cache_slot, isize);
+	struct fc_cache_slot hslots[1024];
+	struct fc_cache mask, hash, index;
+	guint32 *keys = g_new(guint32, f->n);
+	guint32 *array;
+	guint nkeys = 0;
+	double plain, t;
+
+	/* mask sized to the phandles, all stored: with dtc's 1..n every lookup hits */
+	fc_cache_init(&mask, FC_CACHE_MASK, mslots, size);
+	fc_cache_init(&hash, FC_CACHE_HASH32, hslots, G_N_ELEMENTS(hslots));
+	fc_dt_index_build(&index, f->fdt, islots, isize);
+	for (guint32 i = 0; i < f->dt.nnodes; i++) {
+		if (f->dt.nodes[i].phandle)
+			fc_cache_prefill(&mask, f->dt.nodes[i].phandle, (guint32)f->dt.nodes[i].offset,
+					 FC_CACHE_OVERWRITE);
+		if (f->dt.nodes[i].phandle)
+			fc_cache_prefill(&hash, f->dt.nodes[i].phandle, (guint32)f->dt.nodes[i].offset,
+					 FC_CACHE_IF_EMPTY);
+		maxph = MAX(maxph, f->dt.nodes[i].phandle);
+	}
+	array = g_new0(guint32, (gsize)maxph + 1);
+	for (guint32 i = 0; i < f->dt.nnodes; i++)
+		array[f->dt.nodes[i].phandle] = (guint32)f->dt.nodes[i].offset;
+	for (guint i = 0; i < f->n; i++)
+		if (fc_cache_peek(&mask, f->ph[i], NULL) && fc_cache_peek(&hash, f->ph[i], NULL))
+			keys[nkeys++] = f->ph[i];
+	printf("\n%s: hit cost over the trace's %u lookups resident in both caches (median of %d x %d passes)\n",
+	       name, nkeys, RUNS, HIT_PASSES);
+	printf("  %-36s %10s %8s\n", "lookup", "ns/lookup", "vs array");
+	plain = TIME_HITS(keys, nkeys, array[key]);
+	printf("  %-36s %10.2f %7.2fx\n", "plain array[phandle] load", plain, 1.0);
+	t = TIME_HITS(keys, nkeys, cache_hit(&mask, key));
+	printf("  %-36s %10.2f %7.2fx\n", "mask hit (fc_cache_lookup)", t, t / plain);
+	t = TIME_HITS(keys, nkeys, inline_hit(&mask, key));
+	printf("  %-36s %10.2f %7.2fx\n", "mask hit (fc_dt_cache_get, inline)", t, t / plain);
+	t = TIME_HITS(keys, nkeys, inline_hit(&hash, key));
+	printf("  %-36s %10.2f %7.2fx\n", "hash32-1024 hit (fc_dt_cache_get)", t, t / plain);
+	t = TIME_HITS(keys, nkeys, (guint32)fc_dt_index_lookup(&index, key));
+	printf("  %-36s %10.2f %7.2fx\n", "index hit (fc_dt_index_lookup)", t, t / plain);
+	g_free(array);
+	g_free(keys);
+	g_free(islots);
+	g_free(mslots);
+}
+
+static gboolean load(struct fixture *f, const char *dtb, const char *trace)
+{
+	GError *error = NULL;
+	gsize len;
+	int count;
+
+	f->fdt = fc_dtb_load(dtb, &len, &error);
+	fc_trace_init(&f->trace);
+	if (!f->fdt || !fc_trace_load(&f->trace, trace, &error)) {
+		fprintf(stderr, "dt_bench: %s\n", error->message);
+		g_error_free(error);
+		return FALSE;
+	}
+	count = fc_dt_count_nodes(f->fdt);
+	fc_dt_init(&f->dt, f->fdt, g_new(struct fc_dt_node, MAX(count, 1)), (guint32)MAX(count, 0));
+	f->ph = (const guint32 *)(void *)f->trace.phandles->data;
+	f->n = f->trace.phandles->len;
+	return TRUE;
+}
+
+/* Without arguments: the fixtures, DTBs from the build tree, traces from the source. */
+static char **default_args(int *argc)
+{
+	static const char *const boards[] = { "small-board", "board-500", "soc-900" };
+	char **argv = g_new0(char *, 2 * G_N_ELEMENTS(boards) + 2);
+
+	argv[0] = g_strdup("dt_bench");
+	for (gsize i = 0; i < G_N_ELEMENTS(boards); i++) {
+		argv[1 + 2 * i] = g_strdup_printf("fixtures/dt/%s.dtb", boards[i]);
+		argv[2 + 2 * i] = g_strdup_printf("%s/fixtures/traces/%s.trace", FC_SRCDIR, boards[i]);
+	}
+	*argc = 1 + 2 * (int)G_N_ELEMENTS(boards);
+	return argv;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 1)
+		argv = default_args(&argc);
+	if (argc < 3 || argc % 2 == 0) {
+		fprintf(stderr, "usage: dt_bench [DTB TRACE...] (default: the fixtures)\n");
+		return 2;
+	}
+	printf("dt_bench: phandle lookups, this host, one process\n");
+	for (int a = 1; a + 1 < argc; a += 2) {
+		struct fixture f;
+		char *name = g_path_get_basename(argv[a]);
+
+		if (!load(&f, argv[a], argv[a + 1]))
+			return 1;
+		bench_boots(name, &f);
+		bench_hits(name, &f);
+		fc_trace_clear(&f.trace);
+		g_free(f.dt.nodes);
+		g_free(f.fdt);
+		g_free(name);
+	}
+	return 0;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# nvs-bench: usage errors exit 2 with a message that shows where the error is.
+set -eu
+bench="${top_builddir:-.}/tools/nvs-bench"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect_usage "message fragment" ARGS...: exit status 2, fragment on stderr, nothing on stdout
+expect_usage() {
+	want="$1"; shift
+	rc=0
+	"$bench" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "$*: exit $rc, expected 2"
+	grep -qF -- "$want" "$tmp/err" || fail "$*: stderr lacks '$want': $(cat "$tmp/err")"
+	[ ! -s "$tmp/out" ] || fail "$*: wrote to stdout"
+}
+
+expect_usage 'nvs-bench: -D entries=range(1,x): expected an integer at position 17' \
+	seq -D 'entries=range(1,x)'
+expect_usage '                  ^' seq -D 'entries=range(1,x)'
+expect_usage "no knob 'sector'" seq -D sector=4
+expect_usage "wait has no value 'poll' (tick, spin, adaptive)" seq -D wait=poll
+expect_usage 'sectors=1 is outside 2..65535 at position 9' seq -D sectors=1
+expect_usage 'range() is empty' seq -D 'entries=range(9,3)'
+expect_usage "no geometry 'emmc'" seq -G emmc
+expect_usage "no workload 'fill'" fill
+expect_usage '--zephyr and -D variant' rpl --zephyr -D variant=ours
+expect_usage '--format xml' seq --format xml
+expect_usage '--plot-y foo: no such figure' seq -D entries=1,2 --plot "$tmp/x.svg" --plot-y foo
+expect_usage '--plot needs a numeric knob' seq --plot "$tmp/x.svg"
+
+# A bad CSV to compare with is bad input (1), named with its line.
+printf 'workload,geometry\n' >"$tmp/old.csv"
+rc=0
+"$bench" seq -G ram -D sectors=2 -D entries=1 -f none --compare "$tmp/old.csv" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "bad compare file: exit $rc"
+grep -qF "old.csv:1: no column 'variant' in the header" "$tmp/err" || fail "compare error: $(cat "$tmp/err")"
+
+# An impossible permutation is a failed row (exit 1), not a crash: nand's
+# 128 KiB blocks exceed NVS's 64 KiB sectors.
+rc=0
+"$bench" seq -G nand -f csv >"$tmp/out" 2>/dev/null || rc=$?
+[ "$rc" -eq 1 ] || fail "nand: exit $rc"
+grep -q ',setup,.*,invalid-argument-or-configuration$' "$tmp/out" || fail "nand row: $(cat "$tmp/out")"
+echo "ok"

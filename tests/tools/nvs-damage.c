@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nvs-damage - make damaged flash images for the nvs-inspect tests.
+ *   nvs-damage fill OUT SIZE BYTE       SIZE bytes of BYTE
+ *   nvs-damage random OUT SIZE SEED     SIZE pseudo-random bytes (same SEED, same bytes)
+ *   nvs-damage flip FILE OFFSET BIT     invert one bit of FILE in place
+ *   nvs-damage copy IN OUT [LEN]        the first LEN bytes of IN (all without LEN)
+ *   nvs-damage json FILE KEY...         FILE parses as a JSON object holding every KEY
+ */
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long num(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+
+	if (*s == '\0' || *end) {
+		fprintf(stderr, "nvs-damage: not a number: %s\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static FILE *open_or_die(const char *path, const char *mode)
+{
+	FILE *f = fopen(path, mode);
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+static void close_or_die(FILE *f, const char *path)
+{
+	if (ferror(f) || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void fill(const char *out, unsigned long size, int byte)
+{
+	FILE *f = open_or_die(out, "wb");
+
+	while (size--)
+		fputc(byte, f);
+	close_or_die(f, out);
+}
+
+static void random_bytes(const char *out, unsigned long size, unsigned long seed)
+{
+	FILE *f = open_or_die(out, "wb");
+	unsigned long x = seed * 2654435761u + 1;
+
+	while (size--) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		fputc((int)(x >> 56) & 0xff, f);
+	}
+	close_or_die(f, out);
+}
+
+static void flip(const char *path, unsigned long off, unsigned long bit)
+{
+	FILE *f = open_or_die(path, "r+b");
+	int c;
+
+	if (fseek(f, (long)off, SEEK_SET) != 0 || (c = fgetc(f)) == EOF) {
+		fprintf(stderr, "nvs-damage: %s: no byte at offset %lu\n", path, off);
+		exit(1);
+	}
+	fseek(f, (long)off, SEEK_SET);
+	fputc(c ^ (1 << (bit & 7)), f);
+	close_or_die(f, path);
+}
+
+static void copy(const char *in, const char *out, unsigned long len)
+{
+	FILE *r = open_or_die(in, "rb"), *w = open_or_die(out, "wb");
+	int c;
+
+	while (len-- && (c = fgetc(r)) != EOF)
+		fputc(c, w);
+	close_or_die(r, in);
+	close_or_die(w, out);
+}
+
+static int json_has_keys(const char *path, char **keys, int n)
+{
+	JsonParser *p = json_parser_new();
+	GError *err = NULL;
+	JsonObject *root;
+	int i, rc = 0;
+
+	if (!json_parser_load_from_file(p, path, &err)) {
+		fprintf(stderr, "nvs-damage: %s: %s\n", path, err->message);
+		g_error_free(err);
+		g_object_unref(p);
+		return 1;
+	}
+	if (!JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p))) {
+		fprintf(stderr, "nvs-damage: %s: not a JSON object\n", path);
+		g_object_unref(p);
+		return 1;
+	}
+	root = json_node_get_object(json_parser_get_root(p));
+	for (i = 0; i < n; i++)
+		if (!json_object_has_member(root, keys[i])) {
+			fprintf(stderr, "nvs-damage: %s: no member %s\n", path, keys[i]);
+			rc = 1;
+		}
+	g_object_unref(p);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "json"))
+		return json_has_keys(argv[2], argv + 3, argc - 3);
+	if (argc == 5 && !strcmp(argv[1], "fill"))
+		fill(argv[2], num(argv[3]), (int)num(argv[4]));
+	else if (argc == 5 && !strcmp(argv[1], "random"))
+		random_bytes(argv[2], num(argv[3]), num(argv[4]));
+	else if (argc == 5 && !strcmp(argv[1], "flip"))
+		flip(argv[2], num(argv[3]), num(argv[4]));
+	else if ((argc == 4 || argc == 5) && !strcmp(argv[1], "copy"))
+		copy(argv[2], argv[3], argc == 5 ? num(argv[4]) : (unsigned long)-1);
+	else {
+		fprintf(stderr, "usage: nvs-damage fill|random|flip|copy ...\n");
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,134 @@
+#!/bin/sh
+# nvs-inspect on damaged images made here (flipped bits in ATEs and data,
+# truncated files, all-0x00, random bytes, wrong geometry) and on Zephyr's
+# power-cut vectors: it never crashes or hangs, --check names the damage
+# with its sector and offset, and the dump is never modified.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+tool=$top_builddir/tools/nvs-inspect
+damage=$top_builddir/tests/tools/nvs-damage
+vec=$top_srcdir/fixtures/nvs/zephyr
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+bad() { echo "FAIL: $*"; fail=1; }
+
+# run WANT_EXIT IMAGE ARGS...: every view at once, under a timeout; the
+# output is in $tmp/out, and the image must come out unchanged.
+run() {
+	want=$1 img=$2
+	shift 2
+	before=$(cksum < "$img")
+	timeout 60 "$tool" "$@" "$img" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || bad "$(basename "$img") $*: exit $rc, expected $want: $(head -c 300 "$tmp/err")"
+	[ "$(cksum < "$img")" = "$before" ] || bad "$(basename "$img"): the dump was modified"
+	# the JSON form of the same run must parse
+	if [ "$rc" -le 1 ] && [ -s "$tmp/out" ]; then
+		timeout 60 "$tool" --format json "$@" "$img" > "$tmp/json" 2>/dev/null
+		jrc=$?
+		[ "$jrc" -eq "$rc" ] || bad "$(basename "$img") $*: --format json exit $jrc, table exit $rc"
+		"$damage" json "$tmp/json" schema file geometry data_crc || bad "$(basename "$img") $*: bad JSON"
+	fi
+}
+
+# has PATTERN: the last run's output contains PATTERN (a grep -E expression)
+has() {
+	grep -Eq -- "$1" "$tmp/out" || { bad "missing '$1' in output of the last run:"; head -n 20 "$tmp/out"; }
+}
+
+all="--summary --live --ates --history 1 --settings --check --salvage"
+geo8="--sector-size 4096 --sectors 8 --write-block 4"
+
+# 1. a bit flipped in a live ATE of sector 0 (slot 0x0f00, its id byte)
+cp "$vec/nvs_rpl_2pass.bin" "$tmp/ate.bin"
+"$damage" flip "$tmp/ate.bin" 0x0f00 0
+run 1 "$tmp/ate.bin" $all
+has '^error +ate-crc +sector 0 offset 0x0f00: '
+has '^unverified ate-crc-bad at 0:0x0f00: id=0x'
+
+# an orphan setting: the ATE of the name at id 0x8005 is damaged, its value is left
+cp "$vec/settings_rpl.bin" "$tmp/orphan.bin"
+"$damage" flip "$tmp/orphan.bin" 0x0f78 0
+run 1 "$tmp/orphan.bin" $all
+has '^warning +settings-orphan +settings id 0x8005 .*value without its name'
+has '^! settings id 0x8005 '
+grep -q '^bt/mesh/rpl/1a2f = ' "$tmp/out" && bad "the orphaned setting must not be listed"
+
+# 2. a bit flipped in the data of a value with a CRC-32 (id 2 at 0:0x0008)
+cp "$vec/nvs_crc_small.bin" "$tmp/data.bin"
+"$damage" flip "$tmp/data.bin" 9 3
+run 1 "$tmp/data.bin" $all
+has '^data crc: auto: on \(7 of 8 stored values'
+has '^error +data-crc +sector 0 offset 0x0008: data of id 0x0002'
+has '^# id=0x0002 read fails'
+grep -q '^id=0x0002' "$tmp/out" && bad "a value failing its CRC must not be read back"
+# without the CRC check the same value reads back, CRC bytes included
+run 0 "$tmp/data.bin" --live --data-crc off
+has '^id=0x0002 len=12 '
+
+# 3. truncated dumps
+"$damage" copy "$vec/nvs_rpl_2pass.bin" "$tmp/trunc.bin" 30000
+run 0 "$tmp/trunc.bin" --summary --check
+has '^warning +trailing-bytes +.*1328 bytes after the last whole sector'
+has '^geometry: offset 0, 7 sectors of 4096 bytes'
+run 1 "$tmp/trunc.bin" --check $geo8
+has '^error +truncated +image offset 0x7530: the image is 2768 bytes short'
+
+# 4. all 0x00 and random bytes: refused without geometry, inspected with it
+"$damage" fill "$tmp/zero.bin" 16384 0
+run 1 "$tmp/zero.bin"
+grep -q 'cannot tell the geometry' "$tmp/err" || bad "all-0x00: no refusal message"
+run 1 "$tmp/zero.bin" $all --sector-size 4096 --write-block 4
+has '^warning +bad-close +sector 0 offset 0x0ff8: '
+has '^error +mount-fails '
+"$damage" random "$tmp/random.bin" 32768 6
+run 1 "$tmp/random.bin"
+grep -q 'cannot tell the geometry' "$tmp/err" || bad "random: no refusal message"
+for ss in 1024 4096 8192; do
+	timeout 60 "$tool" $all --sector-size $ss --write-block 4 "$tmp/random.bin" > "$tmp/out" 2>&1
+	rc=$?
+	[ "$rc" -le 1 ] || bad "random bytes with $ss-byte sectors: exit $rc"
+done
+
+# every sector closed (a close ATE pointing at slot 0x0ff0 ends both sectors)
+"$damage" fill "$tmp/closed.bin" 8192 255
+for end in 4088 8184; do
+	printf '\377\377\360\017\000\000\377\207' | dd of="$tmp/closed.bin" bs=1 seek=$end conv=notrunc 2> /dev/null
+done
+run 1 "$tmp/closed.bin" $all --sector-size 4096 --write-block 4
+has '^error +all-closed +all 2 sectors are closed'
+has '^error +mount-fails '
+
+# 5. wrong geometry given for a good image
+run 0 "$vec/nvs_rpl_2pass.bin" $all --sector-size 2048 --write-block 4
+has '^warning +geometry-mismatch +.*4096-byte sectors'
+for wb in 1 8 16 32; do
+	timeout 60 "$tool" $all --sector-size 4096 --write-block $wb "$vec/nvs_rpl_2pass.bin" > "$tmp/out" 2>&1
+	rc=$?
+	[ "$rc" -le 1 ] || bad "write block $wb on a 4-byte image: exit $rc"
+done
+
+# 6. every power-cut mode of the Zephyr vectors
+run 0 "$vec/nvs_cut_ate.bin" $all
+has '^warning +torn-ate +sector 2 offset 0x0ba0: '
+run 0 "$vec/nvs_cut_data.bin" $all
+has '^warning +data-without-ate +sector 2 offset 0x0224: '
+has '^unverified data-without-ate at 2:0x0224: '
+run 0 "$vec/nvs_cut_close.bin" $all
+has '^warning +bad-close +sector 2 offset 0x0ff8: '
+run 0 "$vec/nvs_cut_erase.bin" $all
+has '^warning +interrupted-gc +sector 0: '
+has '^a mount would erase sector 0$'
+
+# 7. usage errors
+timeout 10 "$tool" --format yaml "$vec/nvs_small_wbs4.bin" > /dev/null 2>&1
+[ $? -eq 2 ] || bad "--format yaml must be a usage error"
+timeout 10 "$tool" > /dev/null 2>&1
+[ $? -eq 2 ] || bad "no IMAGE must be a usage error"
+timeout 10 "$tool" "$tmp/missing.bin" > /dev/null 2>&1
+[ $? -eq 1 ] || bad "a missing file must exit 1"
+
+exit $fail

@@ -1,0 +1,54 @@
+#!/bin/sh
+# nvs-inspect on every Zephyr-written vector: --live prints exactly the id
+# lines of the .expect.txt (in increasing id order), with the geometry
+# detected and given; --summary reports the write pointers and free space of
+# the "# after mount" line; --settings lists the names and values that
+# settings_load() reported; the dump is never modified.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+tool=$top_builddir/tools/nvs-inspect
+vec=$top_srcdir/fixtures/nvs/zephyr
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+settings=0
+
+bad() { echo "FAIL: $*"; fail=1; }
+
+for bin in "$vec"/*.bin; do
+	name=$(basename "$bin" .bin)
+	expect=$vec/$name.expect.txt
+	n=$((n + 1))
+	sum_before=$(cksum < "$bin")
+	grep '^id=' "$expect" | LC_ALL=C sort > "$tmp/want"
+	[ -s "$tmp/want" ] || bad "$name: expect file has no id lines"
+	geo=$(sed -n 's/^# geometry: sector_size=\([0-9]*\) sectors=\([0-9]*\) write_block_size=\([0-9]*\).*/--sector-size \1 --sectors \2 --write-block \3/p' "$expect")
+	[ -n "$geo" ] || bad "$name: no geometry line"
+
+	timeout 60 "$tool" --live "$bin" > "$tmp/auto" 2> "$tmp/err" || bad "$name: --live exit $? ($(cat "$tmp/err"))"
+	cmp -s "$tmp/want" "$tmp/auto" || { bad "$name: --live (detected geometry) differs:"; diff "$tmp/want" "$tmp/auto" | head -n 5; }
+
+	# shellcheck disable=SC2086
+	timeout 60 "$tool" --live $geo "$bin" > "$tmp/given" 2> "$tmp/err" || bad "$name: --live $geo exit $?"
+	cmp -s "$tmp/want" "$tmp/given" || { bad "$name: --live $geo differs:"; diff "$tmp/want" "$tmp/given" | head -n 5; }
+
+	want_mount=$(sed -n 's/^# after mount: //p' "$expect")
+	got_mount=$(timeout 60 "$tool" --summary "$bin" | sed -n 's/^after mount: //p')
+	[ "$want_mount" = "$got_mount" ] || bad "$name: --summary after mount '$got_mount', expected '$want_mount'"
+
+	# settings images: --settings lists what settings_load() reported, in its order
+	if grep -q '^name=' "$expect"; then
+		sed -n 's/^name=\(.*\) len=[0-9]* data=\(.*\)$/\1 = \2/p' "$expect" > "$tmp/want_settings"
+		timeout 60 "$tool" --settings "$bin" > "$tmp/settings" || bad "$name: --settings exit $?"
+		cmp -s "$tmp/want_settings" "$tmp/settings" || { bad "$name: --settings differs:"; diff "$tmp/want_settings" "$tmp/settings" | head -n 5; }
+		settings=$((settings + 1))
+	fi
+
+	[ "$(cksum < "$bin")" = "$sum_before" ] || bad "$name: the dump was modified"
+done
+[ "$n" -eq 25 ] || bad "expected 25 vectors, found $n"
+[ "$settings" -eq 5 ] || bad "expected 5 settings vectors, found $settings"
+echo "$n vectors checked, $settings with settings"
+exit $fail

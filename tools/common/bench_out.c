@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "bench_out.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-glib/json-glib.h>
+
+static const struct bench_figure_info figures[BENCH_FIGURE_COUNT] = {
+	[BENCH_F_OPS] = { "ops", "ops", "workload operations", true, false },
+	[BENCH_F_READS] = { "reads", "reads", "flash read calls", true, false },
+	[BENCH_F_READ_BYTES] = { "read_bytes", "read_B", "bytes read", true, false },
+	[BENCH_F_PROGS] = { "progs", "progs", "flash program calls", true, false },
+	[BENCH_F_PROG_BYTES] = { "prog_bytes", "prog_B", "bytes programmed", true, false },
+	[BENCH_F_ERASES] = { "erases", "erases", "erase units erased", true, false },
+	[BENCH_F_ERASE_BYTES] = { "erase_bytes", "erase_B", "bytes erased", true, false },
+	[BENCH_F_BLANK_ERASES] = { "blank_erases", "blank_er", "erases of already erased ranges",
+				   true, false },
+	[BENCH_F_MAX_WEAR] = { "max_wear", "wear", "most erases of one unit", true, false },
+	[BENCH_F_SIM_NS] = { "sim_ns", "sim_ms", "simulated time", true, true },
+	[BENCH_F_FLOOR_NS] = { "floor_ns", "floor_ms", "physical floor (programs, erases of "
+			       "written ranges)", true, true },
+	[BENCH_F_OVERSHOOT_NS] = { "overshoot_ns", "oversh_ms", "wait overshoot", true, true },
+	[BENCH_F_POLLS] = { "polls", "polls", "status polls", true, false },
+	[BENCH_F_CPU_NS] = { "cpu_ns", "cpu_ms", "host CPU time", false, true },
+};
+
+const struct bench_figure_info *bench_figure(enum bench_figure f)
+{
+	return &figures[f];
+}
+
+int bench_figure_find(const char *name)
+{
+	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
+		if (!strcmp(figures[f].name, name))
+			return f;
+	return -1;
+}
+
+struct bench_row *bench_row_new(const char *workload, const struct bench_perm *perm,
+				const char *phase, const char *status)
+{
+	struct bench_row *row = g_new0(struct bench_row, 1);
+
+	row->workload = g_strdup(workload);
+	row->geometry = g_strdup(perm->geometry ? perm->geometry : "-");
+	memcpy(row->knob, perm->v, sizeof(row->knob));
+	row->phase = g_strdup(phase);
+	row->status = g_strdup(status);
+	return row;
+}
+
+void bench_row_free(gpointer p)
+{
+	struct bench_row *row = p;
+
+	g_free(row->workload);
+	g_free(row->geometry);
+	g_free(row->phase);
+	g_free(row->status);
+	g_free(row);
+}
+
+GPtrArray *bench_rows_new(void)
+{
+	return g_ptr_array_new_with_free_func(bench_row_free);
+}
+
+/* Columns before the figures: workload, geometry, knobs, phase. */
+#define KEY_COLUMNS (3 + BENCH_KNOB_COUNT)
+#define ALL_COLUMNS (KEY_COLUMNS + BENCH_FIGURE_COUNT + 1)
+
+static const char *column_name(int c)
+{
+	if (c == 0)
+		return "workload";
+	if (c == 1)
+		return "geometry";
+	if (c < 2 + BENCH_KNOB_COUNT)
+		return bench_knob(c - 2)->name;
+	if (c == 2 + BENCH_KNOB_COUNT)
+		return "phase";
+	if (c < KEY_COLUMNS + BENCH_FIGURE_COUNT)
+		return figures[c - KEY_COLUMNS].name;
+	return "status";
+}
+
+void bench_csv_header(GString *out)
+{
+	for (int c = 0; c < ALL_COLUMNS; c++)
+		g_string_append_printf(out, "%s%s", c ? "," : "", column_name(c));
+}
+
+static void append_key(GString *out, const struct bench_row *row)
+{
+	char buf[32];
+
+	g_string_append_printf(out, "%s,%s", row->workload, row->geometry);
+	for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
+		bench_knob_format(k, row->knob[k], buf, sizeof(buf));
+		g_string_append_printf(out, ",%s", buf);
+	}
+	g_string_append_printf(out, ",%s", row->phase);
+}
+
+char *bench_row_key(const struct bench_row *row)
+{
+	GString *s = g_string_new(NULL);
+
+	append_key(s, row);
+	return g_string_free(s, FALSE);
+}
+
+void bench_csv_row(GString *out, const struct bench_row *row)
+{
+	append_key(out, row);
+	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
+		g_string_append_printf(out, ",%" G_GUINT64_FORMAT, (guint64)row->fig[f]);
+	g_string_append_printf(out, ",%s", row->status);
+}
+
+gboolean bench_csv_write(const char *path, const GPtrArray *rows, GError **err)
+{
+	GString *s = g_string_new(NULL);
+	gboolean ok;
+
+	bench_csv_header(s);
+	g_string_append_c(s, '\n');
+	for (guint i = 0; i < rows->len; i++) {
+		bench_csv_row(s, g_ptr_array_index(rows, i));
+		g_string_append_c(s, '\n');
+	}
+	ok = g_file_set_contents(path, s->str, (gssize)s->len, err);
+	g_string_free(s, TRUE);
+	return ok;
+}
+
+void bench_json(const GPtrArray *rows, GString *out)
+{
+	JsonBuilder *b = json_builder_new();
+	JsonGenerator *gen = json_generator_new();
+	JsonNode *root;
+	char buf[32], *text;
+
+	json_builder_begin_array(b);
+	for (guint i = 0; i < rows->len; i++) {
+		const struct bench_row *row = g_ptr_array_index(rows, i);
+
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "workload");
+		json_builder_add_string_value(b, row->workload);
+		json_builder_set_member_name(b, "geometry");
+		json_builder_add_string_value(b, row->geometry);
+		for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
+			json_builder_set_member_name(b, bench_knob(k)->name);
+			bench_knob_format(k, row->knob[k], buf, sizeof(buf));
+			if (strcmp(buf, "auto") && bench_knob(k)->numeric)
+				json_builder_add_int_value(b, row->knob[k]);
+			else
+				json_builder_add_string_value(b, buf);
+		}
+		json_builder_set_member_name(b, "phase");
+		json_builder_add_string_value(b, row->phase);
+		for (int f = 0; f < BENCH_FIGURE_COUNT; f++) {
+			json_builder_set_member_name(b, figures[f].name);
+			json_builder_add_int_value(b, (gint64)row->fig[f]);
+		}
+		json_builder_set_member_name(b, "status");
+		json_builder_add_string_value(b, row->status);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	root = json_builder_get_root(b);
+	json_generator_set_root(gen, root);
+	json_generator_set_pretty(gen, TRUE);
+	text = json_generator_to_data(gen, NULL);
+	g_string_append(out, text);
+	g_string_append_c(out, '\n');
+	g_free(text);
+	json_node_unref(root);
+	g_object_unref(gen);
+	g_object_unref(b);
+}
+
+static gboolean csv_fail(GError **err, const char *path, guint line, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
+
+static gboolean csv_fail(GError **err, const char *path, guint line, const char *fmt, ...)
+{
+	va_list ap;
+	char *why;
+
+	va_start(ap, fmt);
+	why = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s:%u: %s", path, line, why);
+	g_free(why);
+	return FALSE;
+}
+
+static gboolean parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!g_ascii_isdigit(*s))
+		return FALSE;
+	errno = 0;
+	*v = g_ascii_strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+/* Fill row from the fields of one data line; col[] maps header order to ours. */
+static gboolean parse_fields(struct bench_row *row, char **fields, const int *col,
+			     const char *path, guint line, GError **err)
+{
+	row->workload = g_strdup(fields[col[0]]);
+	row->geometry = g_strdup(fields[col[1]]);
+	row->phase = g_strdup(fields[col[2 + BENCH_KNOB_COUNT]]);
+	row->status = g_strdup(fields[col[ALL_COLUMNS - 1]]);
+	for (int k = 0; k < BENCH_KNOB_COUNT; k++)
+		if (!bench_knob_parse_value(k, fields[col[2 + k]], &row->knob[k]))
+			return csv_fail(err, path, line, "bad %s value '%s'", bench_knob(k)->name,
+					fields[col[2 + k]]);
+	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
+		if (!parse_u64(fields[col[KEY_COLUMNS + f]], &row->fig[f]))
+			return csv_fail(err, path, line, "bad %s value '%s'", figures[f].name,
+					fields[col[KEY_COLUMNS + f]]);
+	return TRUE;
+}
+
+/* Map each of our columns to its position in the file's header. */
+static gboolean map_header(char **names, int *col, const char *path, GError **err)
+{
+	guint n = g_strv_length(names);
+
+	for (int c = 0; c < ALL_COLUMNS; c++) {
+		col[c] = -1;
+		for (guint i = 0; i < n; i++)
+			if (!strcmp(g_strstrip(names[i]), column_name(c)))
+				col[c] = (int)i;
+		if (col[c] < 0)
+			return csv_fail(err, path, 1, "no column '%s' in the header",
+					column_name(c));
+	}
+	return TRUE;
+}
+
+GPtrArray *bench_csv_read(const char *path, GError **err)
+{
+	gchar *text;
+	char **lines;
+	char **header;
+	int col[ALL_COLUMNS];
+	GPtrArray *rows = NULL;
+	guint ncols;
+
+	if (!g_file_get_contents(path, &text, NULL, err))
+		return NULL;
+	lines = g_strsplit(text, "\n", -1);
+	g_free(text);
+	if (!lines[0] || !*lines[0]) {
+		csv_fail(err, path, 1, "empty file, expected the nvs-bench CSV header");
+		goto out;
+	}
+	header = g_strsplit(lines[0], ",", -1);
+	ncols = g_strv_length(header);
+	if (!map_header(header, col, path, err)) {
+		g_strfreev(header);
+		goto out;
+	}
+	g_strfreev(header);
+	rows = bench_rows_new();
+	for (guint i = 1; lines[i]; i++) {
+		char **fields;
+		struct bench_row *row;
+		gboolean ok;
+
+		g_strchomp(lines[i]);
+		if (!*lines[i])
+			continue;
+		fields = g_strsplit(lines[i], ",", -1);
+		if (g_strv_length(fields) != ncols) {
+			csv_fail(err, path, i + 1, "%u fields, the header has %u",
+				 g_strv_length(fields), ncols);
+			g_strfreev(fields);
+			g_clear_pointer(&rows, g_ptr_array_unref);
+			goto out;
+		}
+		row = g_new0(struct bench_row, 1);
+		ok = parse_fields(row, fields, col, path, i + 1, err);
+		g_strfreev(fields);
+		g_ptr_array_add(rows, row);
+		if (!ok) {
+			g_clear_pointer(&rows, g_ptr_array_unref);
+			goto out;
+		}
+	}
+out:
+	g_strfreev(lines);
+	return rows;
+}
+
+double bench_pct(uint64_t old_value, uint64_t new_value)
+{
+	if (old_value == new_value)
+		return 0.0;
+	if (old_value == 0)
+		return INFINITY;
+	return ((double)new_value - (double)old_value) * 100.0 / (double)old_value;
+}
+
+static void append_pct(GString *out, double pct)
+{
+	if (isinf(pct))
+		g_string_append(out, "+inf%");
+	else
+		g_string_append_printf(out, "%+.1f%%", pct);
+}
+
+char *bench_row_label(const struct bench_row *row, const struct bench_defs *defs, int skip_knob)
+{
+	GString *s = g_string_new(NULL);
+	char buf[32];
+
+	if (defs->geometries->len > 1)
+		g_string_append(s, row->geometry);
+	for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
+		if (k == skip_knob || !bench_defs_varies(defs, k))
+			continue;
+		bench_knob_format(k, row->knob[k], buf, sizeof(buf));
+		g_string_append_printf(s, "%s%s=%s", s->len ? " " : "", bench_knob(k)->name, buf);
+	}
+	return g_string_free(s, FALSE);
+}
+
+struct bench_compare_stats bench_compare(const GPtrArray *old_rows, const GPtrArray *new_rows,
+					 const struct bench_defs *defs, GString *out)
+{
+	struct bench_compare_stats st = { 0 };
+	GHashTable *old_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+
+	for (guint i = 0; i < old_rows->len; i++) {
+		struct bench_row *row = g_ptr_array_index(old_rows, i);
+
+		g_hash_table_insert(old_by_key, bench_row_key(row), row);
+	}
+	for (guint i = 0; i < new_rows->len; i++) {
+		const struct bench_row *row = g_ptr_array_index(new_rows, i);
+		char *key = bench_row_key(row);
+		const struct bench_row *old = g_hash_table_lookup(old_by_key, key);
+		char *label = bench_row_label(row, defs, -1);
+
+		g_free(key);
+		if (!old) {
+			st.added++;
+			g_string_append_printf(out, "%s %s%s%s %s: new\n", row->workload,
+					       row->geometry, *label ? " " : "", label, row->phase);
+			g_free(label);
+			continue;
+		}
+		g_hash_table_add(seen, (gpointer)old);
+		st.matched++;
+		for (int f = 0; f < BENCH_FIGURE_COUNT; f++) {
+			if (old->fig[f] == row->fig[f])
+				continue;
+			st.changed++;
+			g_string_append_printf(out, "%s %s%s%s %s: %s %" G_GUINT64_FORMAT " -> %"
+					       G_GUINT64_FORMAT " (", row->workload, row->geometry,
+					       *label ? " " : "", label, row->phase,
+					       figures[f].name, (guint64)old->fig[f],
+					       (guint64)row->fig[f]);
+			append_pct(out, bench_pct(old->fig[f], row->fig[f]));
+			g_string_append(out, ")\n");
+		}
+		g_free(label);
+	}
+	st.missing = old_rows->len - g_hash_table_size(seen);
+	g_string_append_printf(out, "compare: %u rows matched, %u figures changed, %u new rows, "
+			       "%u old rows missing\n", st.matched, st.changed, st.added,
+			       st.missing);
+	g_hash_table_unref(seen);
+	g_hash_table_unref(old_by_key);
+	return st;
+}
+
+/* A figure cell: times in milliseconds with 3 decimals, counts as integers. */
+static char *figure_cell(enum bench_figure f, uint64_t v)
+{
+	if (figures[f].time_ns)
+		return g_strdup_printf("%.3f", (double)v / 1e6);
+	return g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)v);
+}
+
+/* Cells of one row: workload, geometry, varying knobs, phase, figures, status. */
+static GPtrArray *table_cells(const struct bench_row *row, const struct bench_defs *defs)
+{
+	GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+	char buf[32];
+
+	g_ptr_array_add(cells, g_strdup(row->workload));
+	g_ptr_array_add(cells, g_strdup(row->geometry));
+	for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
+		if (!bench_defs_varies(defs, k))
+			continue;
+		bench_knob_format(k, row->knob[k], buf, sizeof(buf));
+		g_ptr_array_add(cells, g_strdup(buf));
+	}
+	g_ptr_array_add(cells, g_strdup(row->phase));
+	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
+		g_ptr_array_add(cells, figure_cell(f, row->fig[f]));
+	g_ptr_array_add(cells, g_strdup(row->status));
+	return cells;
+}
+
+static GPtrArray *table_header(const struct bench_defs *defs)
+{
+	GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+
+	g_ptr_array_add(cells, g_strdup("workload"));
+	g_ptr_array_add(cells, g_strdup("geometry"));
+	for (int k = 0; k < BENCH_KNOB_COUNT; k++)
+		if (bench_defs_varies(defs, k))
+			g_ptr_array_add(cells, g_strdup(bench_knob(k)->name));
+	g_ptr_array_add(cells, g_strdup("phase"));
+	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
+		g_ptr_array_add(cells, g_strdup(figures[f].short_name));
+	g_ptr_array_add(cells, g_strdup("status"));
+	return cells;
+}
+
+void bench_table(const GPtrArray *rows, const struct bench_defs *defs, GString *out)
+{
+	GPtrArray *lines = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	GPtrArray *head = table_header(defs);
+	guint ncol = head->len;
+	guint *width = g_new0(guint, ncol);
+	guint nlabel = ncol - BENCH_FIGURE_COUNT - 1; /* left-aligned text columns */
+
+	g_ptr_array_add(lines, head);
+	for (guint i = 0; i < rows->len; i++)
+		g_ptr_array_add(lines, table_cells(g_ptr_array_index(rows, i), defs));
+	for (guint i = 0; i < lines->len; i++) {
+		GPtrArray *cells = g_ptr_array_index(lines, i);
+
+		for (guint c = 0; c < ncol; c++)
+			width[c] = MAX(width[c], (guint)strlen(g_ptr_array_index(cells, c)));
+	}
+	for (guint i = 0; i < lines->len; i++) {
+		GPtrArray *cells = g_ptr_array_index(lines, i);
+
+		for (guint c = 0; c < ncol; c++) {
+			const char *cell = g_ptr_array_index(cells, c);
+			gboolean left = c < nlabel || c == ncol - 1;
+
+			g_string_append_printf(out, "%s%*s", c ? "  " : "",
+					       left ? -(int)width[c] : (int)width[c], cell);
+		}
+		while (out->len && out->str[out->len - 1] == ' ')
+			g_string_truncate(out, out->len - 1);
+		g_string_append_c(out, '\n');
+	}
+	g_free(width);
+	g_ptr_array_unref(lines);
+}
+
+void bench_progress_init(struct bench_progress *pr, uint64_t total)
+{
+	pr->tty = isatty(STDERR_FILENO);
+	pr->total = total;
+	pr->last_us = 0;
+}
+
+void bench_progress_update(struct bench_progress *pr, uint64_t done, const char *what)
+{
+	gint64 now;
+
+	if (!pr->tty)
+		return;
+	now = g_get_monotonic_time();
+	if (now - pr->last_us < 100000 && done < pr->total)
+		return;
+	pr->last_us = now;
+	fprintf(stderr, "\r\033[K[%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "] %s", (guint64)done,
+		(guint64)pr->total, what);
+	fflush(stderr);
+}
+
+void bench_progress_done(struct bench_progress *pr)
+{
+	if (pr->tty && pr->last_us) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bench_rig.h - one nvs-bench permutation on simulated flash: the simulator
+ * of the chosen geometry, a device in front of it that waits for every
+ * program and erase with the chosen poll policy and charges the engine's
+ * CPU time per read, the NVS engine and the settings layer configured as the
+ * variant says, and per-phase accounting into result rows.
+ */
+#ifndef FDTCACHE_BENCH_RIG_H
+#define FDTCACHE_BENCH_RIG_H
+
+#include "fdtcache/flash.h"
+#include "fdtcache/nvs.h"
+#include "fdtcache/poll.h"
+#include "fdtcache/settings.h"
+
+#include "bench_out.h"
+
+/* Counters at the start of a phase. */
+struct bench_mark {
+	struct fc_flash_sim_stats flash;
+	struct fc_poll_stats waits;
+	uint64_t elapsed_ns, floor_ns, blank_erases, cpu_ns;
+};
+
+struct bench_rig {
+	const struct bench_perm *perm;
+	const char *workload;
+	GPtrArray *rows;          /* struct bench_row, one appended per phase */
+
+	uint32_t sector_size;     /* resolved knobs */
+	uint32_t write_block;
+	uint32_t value_size;      /* bytes stored per value */
+
+	struct fc_flash_sim sim;
+	uint8_t *mem;
+	struct fc_flash_sim_unit *units;
+	struct fc_flash dev;      /* what the engine sees */
+	struct fc_poll_config poll;
+	struct fc_poll_stats waits;
+	uint64_t floor_ns;        /* busy time of programs and of erases of written ranges */
+	uint64_t blank_erases;    /* erases of ranges that were already erased */
+
+	struct fc_nvs fs;
+	struct fc_cache_slot *index;
+	struct fc_settings set;
+	uint16_t *names;          /* settings name cache */
+
+	struct bench_mark mark;
+};
+
+/*
+ * bench_rig_init - resolve perm's knobs and set up a blank simulated
+ * partition. Returns 0, or FC_EINVAL when the permutation makes no sense
+ * (sector size not a multiple of the erase unit, unknown geometry...).
+ */
+int bench_rig_init(struct bench_rig *rig, const char *workload, const struct bench_perm *perm,
+		   GPtrArray *rows);
+void bench_rig_free(struct bench_rig *rig);
+
+/* bench_rig_mount - (re)mount the partition; ids sizes the index of ours. */
+int bench_rig_mount(struct bench_rig *rig, uint32_t ids);
+/* bench_rig_settings - attach the settings layer to the mounted partition. */
+int bench_rig_settings(struct bench_rig *rig);
+
+/* Size of a stored record: data (with CRC) padded to the write block, plus its ATE slot. */
+uint32_t bench_rig_record_size(const struct bench_rig *rig);
+
+void bench_phase_begin(struct bench_rig *rig);
+/* Append the phase's row (status from rc) and return rc. */
+int bench_phase_end(struct bench_rig *rig, const char *phase, uint64_t ops, int rc);
+
+/* Status of a return code for the CSV: "ok" or fc_strerror() with dashes ("no-space-left"). */
+char *bench_status(int rc);
+
+#endif /* FDTCACHE_BENCH_RIG_H */

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Geometry detection for NVS dumps. Every candidate layout (sector size,
+ * ATE slot size) is scored by how much of the image reads as NVS under it:
+ * valid ATE stacks at the top of each sector whose data lies below them,
+ * close ATEs in the last slot, gc_done ATEs in the first ATE slots, and a
+ * plausible sequence of sector states. Wrong layouts see data where ATEs
+ * should be, ATEs pointing at erased bytes, or sectors in impossible states.
+ * The write block then comes from how consecutive records are spaced.
+ */
+#include "nvs_geometry.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fdtcache/crc.h"
+#include "fdtcache/fc_env.h"
+
+#define MIN_SECTOR 256u
+#define MAX_SECTOR 65536u
+#define MAX_SECTORS 65535u
+#define REGIONS 8u       /* 64 KiB regions of a large image that are scored */
+#define BAD_RUN_STOP 4u  /* consecutive unreadable slots that end a stack */
+#define WB_MAX_SHIFT 3u  /* write blocks 1..8 share the 8-byte ATE slot */
+
+/* Weights of the evidence; only their order of magnitude matters. */
+#define W_CLOSE 2
+#define W_GC_DONE 1
+#define W_GARBAGE 1
+#define W_STATE 4
+#define W_FIRST 4
+
+void nvs_ate_decode(const uint8_t *p, struct nvs_raw_ate *ate)
+{
+	ate->id = fc_get_le16(p);
+	ate->offset = fc_get_le16(p + 2);
+	ate->len = fc_get_le16(p + 4);
+	ate->part = p[6];
+	ate->crc8 = p[7];
+}
+
+bool nvs_ate_crc_ok(const uint8_t *p)
+{
+	return fc_crc8_ccitt(0xff, p, 7) == p[7];
+}
+
+bool nvs_erased(const uint8_t *p, size_t n, uint8_t ev)
+{
+	uint8_t block[256];
+	size_t chunk;
+
+	if (n == 0)
+		return true;
+	if (p[0] != ev || p[n - 1] != ev)
+		return false;
+	memset(block, ev, sizeof(block));
+	for (; n; n -= chunk, p += chunk) {
+		chunk = n < sizeof(block) ? n : sizeof(block);
+		if (memcmp(p, block, chunk) != 0)
+			return false;
+	}
+	return true;
+}
+
+uint32_t nvs_ate_size(uint32_t write_block)
+{
+	return write_block > 8 ? write_block : 8;
+}
+
+const char *nvs_confidence_name(enum nvs_confidence c)
+{
+	switch (c) {
+	case NVS_CONF_GIVEN:
+		return "given";
+	case NVS_CONF_CERTAIN:
+		return "certain";
+	case NVS_CONF_LIKELY:
+		return "likely";
+	case NVS_CONF_WEAK:
+		return "weak";
+	}
+	return "?";
+}
+
+/* A slot that could be an ATE this layout wrote: crc, part byte, padding. */
+static bool slot_valid(const uint8_t *slot, uint32_t ate_size, uint8_t ev)
+{
+	return slot[6] == 0xff && nvs_ate_crc_ok(slot) && nvs_erased(slot + 8, ate_size - 8, ev);
+}
+
+void nvs_stack_foreach(const uint8_t *part, const struct nvs_geometry *g, nvs_slot_fn fn,
+		       void *ctx)
+{
+	struct nvs_raw_ate ate;
+	uint32_t s, p;
+
+	for (s = 0; s < g->sector_count; s++) {
+		const uint8_t *sec = part + (size_t)s * g->sector_size;
+
+		for (p = g->sector_size - 2 * g->ate_size;; p -= g->ate_size) {
+			if (nvs_erased(sec + p, g->ate_size, g->erase_value))
+				break;
+			nvs_ate_decode(sec + p, &ate);
+			fn(ctx, s, p, &ate, nvs_ate_crc_ok(sec + p));
+			if (p < g->ate_size)
+				break;
+		}
+	}
+}
+
+static bool close_valid(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t ev,
+			struct nvs_raw_ate *ate)
+{
+	const uint8_t *slot = sec + ss - as;
+
+	if (!slot_valid(slot, as, ev))
+		return false;
+	nvs_ate_decode(slot, ate);
+	return ate->id == NVS_SPECIAL_ID && ate->len == 0 && ate->offset < ss - as &&
+	       (ss - ate->offset) % as == 0;
+}
+
+/* Spacing of consecutive records, the evidence for the write block. */
+struct wb_votes {
+	uint32_t gapped;               /* next record starts after a gap */
+	uint32_t gap_fit[WB_MAX_SHIFT + 1]; /* ... that aligning to 1 << i explains */
+	uint32_t exact;                /* next record starts where the last ended */
+	uint32_t exact_misfit[WB_MAX_SHIFT + 1]; /* ... at an end not aligned to 1 << i */
+};
+
+static void wb_vote(struct wb_votes *v, uint32_t prev_end, uint32_t next)
+{
+	uint32_t i, w;
+
+	if (next == prev_end) {
+		v->exact++;
+		for (i = 0; i <= WB_MAX_SHIFT; i++)
+			if (prev_end % (1u << i))
+				v->exact_misfit[i]++;
+	} else if (next > prev_end) {
+		v->gapped++;
+		for (i = 0; i <= WB_MAX_SHIFT; i++) {
+			w = 1u << i;
+			if (FC_ALIGN_UP(prev_end, w) == next)
+				v->gap_fit[i]++;
+		}
+	}
+}
+
+struct sector_probe {
+	uint32_t ates, gc_done, garbage;
+	bool closed, bad_close, stack, dirty;
+	int first; /* +1: first ATE slot points at offset 0; -1: elsewhere or unreadable */
+};
+
+/*
+ * Read the ATE stack at the top of one sector: from the first ATE slot down
+ * to the close ATE's last entry (closed sector) or the first erased slot,
+ * never into the data it has seen.
+ */
+static void probe_sector(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t ev,
+			 struct sector_probe *pr, struct wb_votes *votes)
+{
+	struct nvs_raw_ate ate;
+	uint32_t low = 0, data_end = 0, bad_run = 0, n = 0, p;
+	bool have_prev = false;
+	uint32_t prev_end = 0;
+
+	memset(pr, 0, sizeof(*pr));
+	if (close_valid(sec, ss, as, ev, &ate)) {
+		pr->closed = true;
+		low = ate.offset;
+	} else if (!nvs_erased(sec + ss - as, as, ev)) {
+		pr->bad_close = true;
+	}
+	for (p = ss - 2 * as; p >= low && p >= data_end; p -= as, n++) {
+		const uint8_t *slot = sec + p;
+
+		if (nvs_erased(slot, as, ev))
+			break;
+		pr->stack = true;
+		if (n == 0)
+			pr->first = slot_valid(slot, as, ev) && fc_get_le16(slot + 2) == 0 ? 1 : -1;
+		if (!slot_valid(slot, as, ev)) {
+			pr->garbage++;
+			have_prev = false;
+			if (++bad_run >= BAD_RUN_STOP)
+				break;
+			if (p < as)
+				break;
+			continue;
+		}
+		bad_run = 0;
+		nvs_ate_decode(slot, &ate);
+		if ((uint32_t)ate.offset + ate.len > p) {
+			pr->garbage++;
+			have_prev = false;
+		} else if (ate.len == 0 || !nvs_erased(sec + ate.offset, ate.len, ev)) {
+			pr->ates++;
+			if (ate.id == NVS_SPECIAL_ID && ate.len == 0 && p >= ss - 3 * as)
+				pr->gc_done++;
+			if (votes && have_prev)
+				wb_vote(votes, prev_end, ate.offset);
+			prev_end = (uint32_t)ate.offset + ate.len;
+			have_prev = true;
+			data_end = FC_MAX(data_end, prev_end);
+		}
+		if (p < as)
+			break;
+	}
+	if (!pr->closed && !pr->bad_close && !pr->stack)
+		pr->dirty = !nvs_erased(sec, ss, ev);
+}
+
+struct layout {
+	uint32_t sector_size, ate_size, count;
+	long score;
+	uint32_t close_ates, gc_done_ates, ates;
+};
+
+/*
+ * Score one layout. Large images are sampled: every layout reads the same
+ * REGIONS spans of MAX_SECTOR bytes, spread over the image.
+ */
+static void score_layout(const uint8_t *part, struct layout *lay, uint8_t ev)
+{
+	struct sector_probe pr;
+	uint32_t per_region = MAX_SECTOR / lay->sector_size;
+	uint32_t regions = (lay->count + per_region - 1) / per_region;
+	uint32_t r, k, i, open = 0, closed = 0, first_open = 0;
+	long s = 0;
+
+	for (k = 0; k < FC_MIN(regions, REGIONS); k++) {
+		r = regions <= REGIONS ? k : (uint32_t)((uint64_t)k * regions / REGIONS);
+		for (i = r * per_region; i < FC_MIN(lay->count, (r + 1) * per_region); i++) {
+			probe_sector(part + (size_t)i * lay->sector_size, lay->sector_size,
+				     lay->ate_size, ev, &pr, NULL);
+			/* The first ATE of a sector is written while its data area is
+			 * empty, so it points at offset 0 (a record, delete or gc_done). */
+			s += (long)pr.ates + W_CLOSE * pr.closed + W_GC_DONE * (long)pr.gc_done +
+			     W_FIRST * pr.first - W_GARBAGE * (long)pr.garbage -
+			     W_STATE * pr.bad_close;
+			lay->ates += pr.ates;
+			lay->gc_done_ates += pr.gc_done;
+			lay->close_ates += pr.closed;
+			closed += pr.closed;
+			if (!pr.closed && (pr.stack || pr.dirty)) {
+				if (open++ == 0)
+					first_open = i;
+				if (!pr.stack)
+					s -= W_STATE; /* data without any ATE */
+			}
+		}
+	}
+	/* A partition has one open sector; with none closed it is sector 0. */
+	if (open > 1)
+		s -= W_STATE * (long)(open - 1);
+	if (open == 1 && closed == 0 && first_open != 0)
+		s -= W_STATE;
+	lay->score = s;
+}
+
+static void wb_decide(const struct wb_votes *v, struct nvs_geometry_report *rep)
+{
+	uint32_t i, best = 0, options = 0, fit_options;
+
+	for (i = 0; i <= WB_MAX_SHIFT; i++)
+		best = FC_MAX(best, v->gap_fit[i]);
+	for (i = 0; i <= WB_MAX_SHIFT; i++)
+		if (v->gap_fit[i] == best)
+			options |= 1u << i;
+	/* Records that start right at an unaligned end rule a size out, unless
+	 * they are all there is (the newer revision packs GC copies). */
+	fit_options = 0;
+	for (i = 0; i <= WB_MAX_SHIFT; i++)
+		if ((options & (1u << i)) && v->exact_misfit[i] == 0)
+			fit_options |= 1u << i;
+	if (fit_options)
+		options = fit_options;
+	rep->wb_pairs = v->gapped + v->exact;
+	rep->wb_options = 0;
+	for (i = 0; i <= WB_MAX_SHIFT; i++)
+		if (options & (1u << i)) {
+			rep->wb_options |= 1u << i;
+			rep->geo.write_block = 1u << i;
+		}
+	if (rep->wb_pairs == 0)
+		rep->wb_conf = NVS_CONF_WEAK;
+	else if ((options & (options - 1)) == 0)
+		rep->wb_conf = v->gapped ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
+	else
+		rep->wb_conf = NVS_CONF_WEAK;
+}
+
+/* Write block for an 8-byte ATE slot: from record spacing in every stack. */
+static void detect_write_block(const uint8_t *part, struct nvs_geometry_report *rep)
+{
+	const struct nvs_geometry *g = &rep->geo;
+	struct wb_votes votes;
+	struct sector_probe pr;
+	uint32_t i;
+
+	memset(&votes, 0, sizeof(votes));
+	for (i = 0; i < g->sector_count; i++)
+		probe_sector(part + (size_t)i * g->sector_size, g->sector_size, g->ate_size,
+			     g->erase_value, &pr, &votes);
+	wb_decide(&votes, rep);
+}
+
+static bool better(const struct layout *a, const struct layout *b)
+{
+	return a->score > b->score;
+}
+
+static void say(char *why, size_t why_len, const char *msg, uint32_t a, uint32_t b)
+{
+	if (why && why_len)
+		snprintf(why, why_len, msg, a, b);
+}
+
+/* Try every sector size (and slot size) the hint leaves open. */
+static int search_layouts(const uint8_t *part, size_t avail, const struct nvs_geometry_hint *h,
+			  uint8_t ev, bool allow_trailing, struct nvs_geometry_report *rep)
+{
+	struct layout best = { .score = LONG_MIN }, second = { .score = LONG_MIN }, lay;
+	uint32_t ss, as;
+
+	for (ss = MIN_SECTOR; ss <= MAX_SECTOR; ss <<= 1) {
+		size_t count = h->sector_count ? h->sector_count : avail / ss;
+
+		if (h->sector_size && ss != h->sector_size)
+			continue;
+		if (count < 2 || count > MAX_SECTORS || count * ss > avail)
+			continue;
+		if (!allow_trailing && !h->sector_count && count * ss != avail)
+			continue;
+		for (as = 8; as <= 32; as <<= 1) {
+			if (h->write_block && as != nvs_ate_size(h->write_block))
+				continue;
+			memset(&lay, 0, sizeof(lay));
+			lay.sector_size = ss;
+			lay.ate_size = as;
+			lay.count = (uint32_t)count;
+			score_layout(part, &lay, ev);
+			if (better(&lay, &best)) {
+				second = best;
+				best = lay;
+			} else if (better(&lay, &second)) {
+				second = lay;
+			}
+		}
+	}
+	if (best.score == LONG_MIN)
+		return -1;
+	rep->geo.sector_size = best.sector_size;
+	rep->geo.ate_size = best.ate_size;
+	rep->geo.sector_count = best.count;
+	rep->score = best.score;
+	rep->runner_up_score = second.score;
+	rep->runner_up_sector_size = second.sector_size;
+	rep->runner_up_ate_size = second.ate_size;
+	rep->close_ates = best.close_ates;
+	rep->gc_done_ates = best.gc_done_ates;
+	rep->ates = best.ates;
+	return 0;
+}
+
+static enum nvs_confidence layout_confidence(const struct nvs_geometry_report *rep)
+{
+	if (rep->runner_up_score == LONG_MIN || rep->runner_up_score <= 0 ||
+	    rep->runner_up_score * 2 <= rep->score)
+		return (rep->close_ates + rep->gc_done_ates) ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
+	return NVS_CONF_LIKELY;
+}
+
+static int detect_layout(const uint8_t *part, size_t avail, const struct nvs_geometry_hint *h,
+			 struct nvs_geometry_report *rep, char *why, size_t why_len)
+{
+	uint8_t ev = rep->geo.erase_value;
+
+	if (search_layouts(part, avail, h, ev, false, rep) < 0 || rep->score <= 0) {
+		if (search_layouts(part, avail, h, ev, true, rep) < 0) {
+			say(why, why_len, "no sector size between %u and %u bytes fits the image size",
+			    MIN_SECTOR, MAX_SECTOR);
+			return -1;
+		}
+	}
+	if (rep->score <= 0) {
+		say(why, why_len,
+		    "no sector layout shows NVS structures (best: %u-byte sectors, %u-byte ATE "
+		    "slots, no valid ATE stack); give --sector-size and --write-block",
+		    rep->geo.sector_size, rep->geo.ate_size);
+		return -1;
+	}
+	if (rep->runner_up_score == rep->score) {
+		say(why, why_len,
+		    "sector sizes %u and %u fit the image equally well; give --sector-size",
+		    rep->geo.sector_size, rep->runner_up_sector_size);
+		return -1;
+	}
+	rep->sector_conf = layout_confidence(rep);
+	return 0;
+}
+
+static int check_hint(size_t len, const struct nvs_geometry_hint *h, char *why, size_t why_len)
+{
+	if (h->write_block && (h->write_block > 32 || (h->write_block & (h->write_block - 1)))) {
+		say(why, why_len, "write block %u is not a power of two up to 32", h->write_block, 0);
+		return -1;
+	}
+	if (h->sector_size && (h->sector_size > MAX_SECTOR || h->sector_size < 4 * 8)) {
+		say(why, why_len, "sector size %u is outside 32..%u", h->sector_size, MAX_SECTOR);
+		return -1;
+	}
+	if (h->sector_count == 1 || h->sector_count > MAX_SECTORS) {
+		say(why, why_len, "sector count %u is outside 2..%u", h->sector_count, MAX_SECTORS);
+		return -1;
+	}
+	if (h->offset >= len) {
+		say(why, why_len, "offset %u is beyond the end of the image (%u bytes)", h->offset,
+		    (uint32_t)len);
+		return -1;
+	}
+	return 0;
+}
+
+int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometry_hint *hint,
+			struct nvs_geometry_report *rep, char *why, size_t why_len)
+{
+	const uint8_t *part;
+	size_t avail, need;
+
+	memset(rep, 0, sizeof(*rep));
+	if (check_hint(len, hint, why, why_len) < 0)
+		return -1;
+	part = img + hint->offset;
+	avail = len - hint->offset;
+	rep->geo.offset = hint->offset;
+	rep->geo.erase_value = hint->erase_value < 0 ? 0xff : (uint8_t)hint->erase_value;
+	rep->runner_up_score = LONG_MIN;
+	if (hint->sector_size && hint->write_block) {
+		rep->geo.sector_size = hint->sector_size;
+		rep->geo.sector_count = hint->sector_count ? hint->sector_count
+			: (uint32_t)FC_MIN(avail / hint->sector_size, MAX_SECTORS);
+		rep->sector_conf = NVS_CONF_GIVEN;
+		if (rep->geo.sector_count < 2) {
+			say(why, why_len, "the image holds fewer than 2 sectors of %u bytes",
+			    hint->sector_size, 0);
+			return -1;
+		}
+	} else if (detect_layout(part, avail, hint, rep, why, why_len) < 0) {
+		return -1;
+	} else if (hint->sector_size && hint->sector_count) {
+		rep->sector_conf = NVS_CONF_GIVEN;
+	}
+	need = (size_t)rep->geo.sector_count * rep->geo.sector_size;
+	if (need > avail)
+		rep->missing = (uint32_t)(need - avail);
+	else
+		rep->trailing = (uint32_t)(avail - need);
+	if (hint->write_block) {
+		rep->geo.write_block = hint->write_block;
+		rep->geo.ate_size = nvs_ate_size(hint->write_block);
+		rep->wb_conf = NVS_CONF_GIVEN;
+		rep->wb_options = hint->write_block;
+	} else if (rep->geo.ate_size > 8) {
+		rep->geo.write_block = rep->geo.ate_size;
+		rep->wb_options = rep->geo.ate_size;
+		rep->wb_conf = rep->sector_conf == NVS_CONF_GIVEN ? NVS_CONF_CERTAIN : rep->sector_conf;
+	} else {
+		if (rep->missing) {
+			rep->geo.write_block = 4;
+			rep->wb_conf = NVS_CONF_WEAK;
+			rep->wb_options = 0xf;
+		} else {
+			detect_write_block(part, rep);
+		}
+	}
+	return 0;
+}
