@@ -463,6 +463,21 @@ static void zcache_invalidate(struct fc_nvs *fs, uint32_t s)
 			fs->cfg.index_slots[i].value = NO_ADDR;
 }
 
+/*
+ * Map id -> v in the index; with if_empty an id already held is kept.
+ * Returns 1 stored, 0 kept, FC_ENOSPC when refused. One slot always stays
+ * empty: the PROBE map's removal stops at an empty slot and would circle
+ * a completely full map forever.
+ */
+static int index_put(struct fc_nvs *fs, uint16_t id, uint32_t v, bool if_empty)
+{
+	if (!fc_cache_peek(&fs->index, id, NULL) && fs->index.used + 1 >= fs->index.nslots)
+		return FC_ENOSPC;
+	if (if_empty)
+		return fc_cache_prefill(&fs->index, id, v, FC_CACHE_IF_EMPTY);
+	return fc_cache_fill(&fs->index, id, v) ? FC_ENOSPC : 1;
+}
+
 /* Remember that the ATE at addr is now the newest of id. */
 static void index_note(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
 {
@@ -472,7 +487,7 @@ static void index_note(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
 		fs->cfg.index_slots[zcache_pos(fs, id)].value = addr;
 		return;
 	}
-	if (fc_cache_fill(&fs->index, id, addr | (del ? DEL_FLAG : 0)) == FC_ENOSPC && !fs->gap) {
+	if (index_put(fs, id, addr | (del ? DEL_FLAG : 0), false) == FC_ENOSPC && !fs->gap) {
 		fs->gap = true;
 		fs->gap_addr = addr;
 	}
@@ -891,8 +906,7 @@ static int build_slot(struct fc_nvs *fs, uint32_t addr, const struct ate *a, voi
 	}
 	if (!fs->cfg.index_slot_count)
 		return 0;
-	int rc = fc_cache_prefill(&fs->index, a->id, addr | (a->len ? 0 : DEL_FLAG),
-				  FC_CACHE_IF_EMPTY);
+	int rc = index_put(fs, a->id, addr | (a->len ? 0 : DEL_FLAG), true);
 
 	if (rc == FC_ENOSPC) {
 		fs->gap = true;

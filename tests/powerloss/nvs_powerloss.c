@@ -9,7 +9,8 @@
  * Workload: 4 sectors of 512 B, write block 4, 24 ids, 400 operations
  * (writes of 1..29 bytes, rewrites, every 13th a delete) wrapping the
  * partition several times. Every cut point is tried; nothing is sampled.
- * Then every program/erase of the recovering mount is cut too.
+ * Then every program/erase of the recovering mount is cut too. Two setups:
+ * write block 4 without data CRC, write block 8 with data CRC.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,12 @@ struct rig {
 
 static unsigned int failures;
 
+/* The flash and engine setup of the current sweep. */
+static struct {
+	uint32_t wbs;
+	bool data_crc;
+} setup;
+
 #define FAIL(...)                                  \
 	do {                                       \
 		fprintf(stderr, "nvs_powerloss: " __VA_ARGS__); \
@@ -73,7 +80,7 @@ static void model_apply(struct model *m, const struct op *o)
 static void rig_init(struct rig *r)
 {
 	struct fc_flash_sim_config cfg = {
-		.geo = { .size = SIZE, .erase_size = SECTOR, .write_size = 4, .erase_value = 0xff },
+		.geo = { .size = SIZE, .erase_size = SECTOR, .write_size = setup.wbs, .erase_value = 0xff },
 		.timing = { { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 } },
 	};
 
@@ -87,7 +94,8 @@ static int rig_mount(struct rig *r, enum fc_nvs_lookup lookup, uint32_t slots)
 {
 	struct fc_nvs_config cfg = {
 		.flash = &r->sim.dev, .sector_size = SECTOR, .sector_count = SECTORS,
-		.lookup = lookup, .index_slots = r->slots, .index_slot_count = slots,
+		.data_crc = setup.data_crc, .lookup = lookup, .index_slots = r->slots,
+		.index_slot_count = slots,
 		.ate_cache = slots == 64 ? r->ate_cache : NULL,
 		.ate_cache_size = slots == 64 ? sizeof(r->ate_cache) : 0,
 	};
@@ -225,26 +233,38 @@ int main(void)
 		{ FC_FLASH_SIM_CUT_TORN, "torn" },
 		{ FC_FLASH_SIM_CUT_BITS, "bits" },
 	};
-	unsigned int total = 0, tried = 0, tried_again = 0;
+	static const struct {
+		uint32_t wbs;
+		bool data_crc;
+	} setups[] = { { 4, false }, { 8, true } };
+	unsigned int tried = 0, tried_again = 0;
 
-	run_cut(0, 0, FC_FLASH_SIM_CUT_ATOMIC, "none", &total);
-	printf("nvs_powerloss: %u ops on %u x %u B sectors = %u program/erase cut points per mode\n",
-	       OPS, SECTORS, SECTOR, total);
-	for (size_t mi = 0; mi < sizeof(modes) / sizeof(modes[0]); mi++) {
-		unsigned int before = failures, again = 0;
+	for (size_t si = 0; si < sizeof(setups) / sizeof(setups[0]); si++) {
+		unsigned int total = 0;
 
-		for (unsigned int cut = 1; cut <= total; cut++) {
-			unsigned int rec = run_cut(cut, 0, modes[mi].mode, modes[mi].name, NULL);
+		setup.wbs = setups[si].wbs;
+		setup.data_crc = setups[si].data_crc;
+		printf("nvs_powerloss: write block %u, data CRC %s\n", setup.wbs,
+		       setup.data_crc ? "on" : "off");
+		run_cut(0, 0, FC_FLASH_SIM_CUT_ATOMIC, "none", &total);
+		printf("nvs_powerloss: %u ops on %u x %u B sectors = %u program/erase cut points per mode\n",
+		       OPS, SECTORS, SECTOR, total);
+		for (size_t mi = 0; mi < sizeof(modes) / sizeof(modes[0]); mi++) {
+			unsigned int before = failures, again = 0;
 
-			/* and cut the recovery itself at each of its programs/erases */
-			for (unsigned int j = 1; j <= rec; j++)
-				run_cut(cut, j, modes[mi].mode, modes[mi].name, NULL);
-			again += rec;
+			for (unsigned int cut = 1; cut <= total; cut++) {
+				unsigned int rec = run_cut(cut, 0, modes[mi].mode, modes[mi].name, NULL);
+
+				/* and cut the recovery itself at each of its programs/erases */
+				for (unsigned int j = 1; j <= rec; j++)
+					run_cut(cut, j, modes[mi].mode, modes[mi].name, NULL);
+				again += rec;
+			}
+			tried += total;
+			tried_again += again;
+			printf("nvs_powerloss: %s: %u cut points tried, then %u cuts of the recovery, "
+			       "%u failures\n", modes[mi].name, total, again, failures - before);
 		}
-		tried += total;
-		tried_again += again;
-		printf("nvs_powerloss: %s: %u cut points tried, then %u cuts of the recovery, %u failures\n",
-		       modes[mi].name, total, again, failures - before);
 	}
 	printf("nvs_powerloss: %u cut points and %u recovery cut points in all, %u failures\n", tried,
 	       tried_again, failures);

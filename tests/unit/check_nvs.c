@@ -376,6 +376,43 @@ START_TEST(lookup_modes_agree_through_gc)
 END_TEST
 
 /*
+ * An index exactly as large as the ids: deletes dropped by GC remove keys
+ * from a map that would be full (this hung in the PROBE removal before one
+ * slot was kept free); everything stays exact.
+ */
+START_TEST(full_index_drops_deletes)
+{
+	struct rig *r = rig_new(512, 3, 4, 8);
+	uint8_t v[8], buf[8];
+
+	rig_mount(r);
+	for (uint16_t id = 1; id <= 8; id++) {
+		value(v, id, 1, 8);
+		ck_assert_int_eq(fc_nvs_write(&r->fs, id, v, 8), 8);
+	}
+	ck_assert_uint_eq(r->fs.index.used, 7); /* one slot stays empty */
+	ck_assert(r->fs.gap);
+	for (uint16_t id = 1; id <= 8; id += 2)
+		ck_assert_int_eq(fc_nvs_delete(&r->fs, id), 0);
+	for (int k = 0; k < 6; k++)
+		ck_assert_int_eq(fc_nvs_sector_use_next(&r->fs), 0);
+	for (uint16_t id = 1; id <= 8; id++) {
+		if (id % 2) {
+			ck_assert_int_eq(fc_nvs_read(&r->fs, id, buf, 8), FC_ENOENT);
+			continue;
+		}
+		expect_value(&r->fs, id, 1, 8);
+	}
+	/* 4 live entries and the gc_done ATEs of the two written sectors */
+	ck_assert_int_eq(fc_nvs_calc_free_space(&r->fs), 2 * (512 - 16) - 4 * 16 - 2 * 8);
+	r->cfg.lookup = FC_NVS_LOOKUP_ZEPHYR;
+	rig_mount(r);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&r->fs), 2 * (512 - 16) - 4 * 16 - 2 * 8);
+	rig_free(r);
+}
+END_TEST
+
+/*
  * Mount never hangs or crashes on garbage: random bytes, a written
  * partition with random bytes changed, every sector closed. It mounts or
  * returns an error; once mounted, reads and writes behave.
@@ -564,6 +601,7 @@ int main(void)
 	tcase_add_test(tc, write_hints_skip_reads);
 	tcase_add_test(tc, ate_cache_reads_windows);
 	tcase_add_test(tc, garbage_never_hangs);
+	tcase_add_test(tc, full_index_drops_deletes);
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);
 }

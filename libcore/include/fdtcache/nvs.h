@@ -25,7 +25,10 @@
 /* How lookups find an id's newest ATE. */
 enum fc_nvs_lookup {
 	/* An exact id -> ATE map in the index slots (FC_CACHE_PROBE); with
-	 * enough slots no lookup, miss or free-space query reads flash. */
+	 * more slots than ids on flash (live or deleted; one slot always
+	 * stays empty) no lookup, miss or free-space query reads flash. With
+	 * fewer, ids the map refused are found by walking back to the oldest
+	 * refused ATE. Free space is O(1) in every case. */
 	FC_NVS_LOOKUP_INDEX = 0,
 	/* Zephyr's algorithms, for comparisons: the slots act as Zephyr's
 	 * lookup cache (newest ATE of the ids hashing to a slot, walk from
@@ -185,8 +188,8 @@ struct fc_nvs_walk_ops {
 /*
  * fc_nvs_walk - visit every sector (oldest first) and its ATEs (newest first
  * within a sector; a closed sector's close ATE comes first) without writing.
- * cfg->index_slots are used as scratch to tell live from stale and need one
- * slot per id present. A slot whose crc8 fails is TORN when its crc byte is
+ * cfg->index_slots are used as scratch to tell live from stale and need more
+ * slots than ids present. A slot whose crc8 fails is TORN when its crc byte is
  * still erased (the write stopped early), else CRC_BAD. Returns 0, a
  * callback's non-zero value, FC_EINVAL, FC_ENOMEM (too few slots),
  * FC_ECORRUPT (every sector closed) or a flash error.
