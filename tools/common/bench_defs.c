@@ -51,6 +51,9 @@ static const struct bench_knob_info knobs[BENCH_KNOB_COUNT] = {
 	[BENCH_K_NAME_CACHE_SLOTS] = { "name_cache_slots", "settings name cache slots (auto: "
 				       "256 for Zephyr, every name for ours)", BENCH_AUTO, 0,
 				       1 << 20, auto_names, true },
+	[BENCH_K_ATE_CACHE] = { "ate_cache", "NVS ATE read cache in bytes, 0 or a power of two "
+				">= 2 ATE slots (auto: 256 for ours; Zephyr has none)", BENCH_AUTO, 0,
+				65536, auto_names, true },
 	[BENCH_K_DATA_CRC] = { "data_crc", "CRC-32 after each value", 0, 0, 1, bool_names, true },
 	[BENCH_K_WAIT] = { "wait", "wait policy: tick, spin, adaptive", BENCH_WAIT_SPIN, 0, 2,
 			   wait_names, false },

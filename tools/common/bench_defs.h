@@ -25,6 +25,7 @@ enum bench_knob {
 	BENCH_K_UPDATES,              /* auto: the workload's own count */
 	BENCH_K_LOOKUP_SLOTS,     /* auto: 128 for Zephyr, every id for ours */
 	BENCH_K_NAME_CACHE_SLOTS, /* auto: 256 for Zephyr, every name for ours */
+	BENCH_K_ATE_CACHE,        /* auto: 256 bytes for ours, none for Zephyr */
 	BENCH_K_DATA_CRC,
 	BENCH_K_WAIT,
 	BENCH_K_TICK_NS,

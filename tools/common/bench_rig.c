@@ -10,6 +10,7 @@
  * by default; give -D name_cache_slots=128 for that).
  */
 #define ZEPHYR_LOOKUP_SLOTS 128
+#define DEFAULT_ATE_CACHE 256 /* bytes: two 128-byte windows of ATE slots */
 #define ZEPHYR_NAME_CACHE 256
 
 static uint64_t cpu_now_ns(void)
@@ -134,6 +135,7 @@ void bench_rig_free(struct bench_rig *rig)
 {
 	g_free(rig->mem);
 	g_free(rig->units);
+	g_free(rig->ate_cache);
 	g_free(rig->index);
 	g_free(rig->names);
 }
@@ -155,6 +157,7 @@ static uint32_t pow2_at_least(uint32_t n)
 int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
 {
 	int64_t slots = rig->perm->v[BENCH_K_LOOKUP_SLOTS];
+	int64_t ate_cache = rig->perm->v[BENCH_K_ATE_CACHE];
 	struct fc_nvs_config cfg = {
 		.flash = &rig->dev,
 		.sector_size = rig->sector_size,
@@ -170,6 +173,12 @@ int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
 	g_free(rig->index);
 	rig->index = g_new(struct fc_cache_slot, cfg.index_slot_count + 1);
 	cfg.index_slots = cfg.index_slot_count ? rig->index : NULL;
+	if (ate_cache == BENCH_AUTO)
+		ate_cache = is_zephyr(rig) ? 0 : DEFAULT_ATE_CACHE;
+	g_free(rig->ate_cache);
+	rig->ate_cache = ate_cache ? g_new(uint8_t, ate_cache) : NULL;
+	cfg.ate_cache = rig->ate_cache;
+	cfg.ate_cache_size = (uint32_t)ate_cache;
 	return fc_nvs_mount(&rig->fs, &cfg);
 }
 

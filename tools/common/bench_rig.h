@@ -43,6 +43,7 @@ struct bench_rig {
 
 	struct fc_nvs fs;
 	struct fc_cache_slot *index;
+	uint8_t *ate_cache;       /* NVS ATE read cache */
 	struct fc_settings set;
 	uint16_t *names;          /* settings name cache */
 
