@@ -64,16 +64,24 @@ static int ram_erase(void *ctx, uint32_t off, uint32_t len)
 	return 0;
 }
 
+static void device_init(struct fc_flash *dev, const struct fc_flash_geometry *geo,
+			const struct fc_flash *ops, void *ctx)
+{
+	*dev = *ops;
+	dev->geo = *geo;
+	dev->ctx = ctx;
+}
+
 int fc_ram_flash_init(struct fc_ram_flash *ram, const struct fc_flash_geometry *geo, void *mem)
 {
+	static const struct fc_flash ram_ops = {
+		.read = ram_read, .prog = ram_prog, .erase = ram_erase,
+	};
+
 	if (!ram || !mem || fc_flash_geometry_check(geo))
 		return FC_EINVAL;
 	ram->mem = mem;
-	ram->dev.geo = *geo;
-	ram->dev.read = ram_read;
-	ram->dev.prog = ram_prog;
-	ram->dev.erase = ram_erase;
-	ram->dev.ctx = ram;
+	device_init(&ram->dev, geo, &ram_ops, ram);
 	return 0;
 }
 
@@ -98,13 +106,13 @@ static int rom_erase(void *ctx, uint32_t off, uint32_t len)
 int fc_rom_flash_init(struct fc_rom_flash *rom, const struct fc_flash_geometry *geo,
 		      const void *mem)
 {
+	static const struct fc_flash rom_ops = {
+		.read = rom_read, .prog = rom_prog, .erase = rom_erase,
+	};
+
 	if (!rom || !mem || fc_flash_geometry_check(geo))
 		return FC_EINVAL;
 	rom->mem = mem;
-	rom->dev.geo = *geo;
-	rom->dev.read = rom_read;
-	rom->dev.prog = rom_prog;
-	rom->dev.erase = rom_erase;
-	rom->dev.ctx = rom;
+	device_init(&rom->dev, geo, &rom_ops, rom);
 	return 0;
 }
