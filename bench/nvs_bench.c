@@ -26,6 +26,7 @@ struct mode {
 	const char *name;
 	enum fc_nvs_lookup lookup;
 	uint32_t slots;
+	uint32_t ate_cache; /* bytes */
 	/* Zephyr's read calls for its matching build (spec table), 0 if none */
 	uint32_t zephyr_pass1, zephyr_pass2;
 };
@@ -34,6 +35,7 @@ static int run(const struct mode *m, struct counts *c)
 {
 	static uint8_t mem[SECTOR * SECTORS];
 	static struct fc_cache_slot slots[512];
+	static uint8_t ate_cache[256];
 	struct fc_flash_geometry geo = {
 		.size = sizeof(mem), .erase_size = SECTOR, .write_size = 4, .erase_value = 0xff,
 	};
@@ -42,6 +44,7 @@ static int run(const struct mode *m, struct counts *c)
 	struct fc_nvs_config cfg = {
 		.sector_size = SECTOR, .sector_count = SECTORS, .lookup = m->lookup,
 		.index_slots = m->slots ? slots : NULL, .index_slot_count = m->slots,
+		.ate_cache = m->ate_cache ? ate_cache : NULL, .ate_cache_size = m->ate_cache,
 	};
 	struct fc_nvs fs;
 	uint8_t v[4];
@@ -80,14 +83,17 @@ static int run(const struct mode *m, struct counts *c)
 int main(void)
 {
 	static const struct mode modes[] = {
-		{ "zephyr-emulation, cache 128 (baseline)", FC_NVS_LOOKUP_ZEPHYR, 128, 14593, 37768 },
-		{ "zephyr-emulation, no cache", FC_NVS_LOOKUP_ZEPHYR, 0, 33150, 66004 },
-		{ "zephyr-emulation, cache 512", FC_NVS_LOOKUP_ZEPHYR, 512, 4568, 14202 },
-		{ "index 256 slots", FC_NVS_LOOKUP_INDEX, 256, 0, 0 },
-		{ "index 128 slots", FC_NVS_LOOKUP_INDEX, 128, 0, 0 },
-		{ "index 512 slots", FC_NVS_LOOKUP_INDEX, 512, 0, 0 },
+		{ "zephyr-emulation, cache 128 (baseline)", FC_NVS_LOOKUP_ZEPHYR, 128, 0, 14593,
+		  37768 },
+		{ "zephyr-emulation, no cache", FC_NVS_LOOKUP_ZEPHYR, 0, 0, 33150, 66004 },
+		{ "zephyr-emulation, cache 512", FC_NVS_LOOKUP_ZEPHYR, 512, 0, 4568, 14202 },
+		{ "index 256 slots", FC_NVS_LOOKUP_INDEX, 256, 0, 0, 0 },
+		{ "index 256 slots + ATE cache 256 B", FC_NVS_LOOKUP_INDEX, 256, 256, 0, 0 },
+		{ "index 128 slots", FC_NVS_LOOKUP_INDEX, 128, 0, 0, 0 },
+		{ "index 512 slots", FC_NVS_LOOKUP_INDEX, 512, 0, 0, 0 },
 		/* 8-byte slots: 64 take the 512 bytes of Zephyr's 128 4-byte ones */
-		{ "index 64 slots (Zephyr-128 memory)", FC_NVS_LOOKUP_INDEX, 64, 0, 0 },
+		{ "index 64 slots (Zephyr-128 memory)", FC_NVS_LOOKUP_INDEX, 64, 0, 0, 0 },
+		{ "index 32 slots + ATE 256 B (same memory)", FC_NVS_LOOKUP_INDEX, 32, 256, 0, 0 },
 	};
 	struct counts c[sizeof(modes) / sizeof(modes[0])];
 

@@ -21,6 +21,7 @@
 #define NAMES 255u
 #define MAX_SLOTS 1024u
 #define MAX_CACHE 1024u
+#define MAX_ATE_CACHE 256u
 
 /* Forwards to the simulator and accounts the time of required operations. */
 struct meter {
@@ -76,15 +77,17 @@ struct variant {
 	uint32_t nvs_slots;
 	enum fc_settings_cache_mode mode;
 	uint32_t cache_len; /* u16 */
+	uint32_t ate_cache; /* bytes of nvs ATE cache */
 	bool ours;
 };
 
 /* Memory as each implementation spends it: Zephyr 4 bytes per lookup slot
- * and per name-cache entry; ours 8 per nvs slot (both lookups), 2 per cached name. */
+ * and per name-cache entry; ours 8 per nvs slot (both lookups), 2 per cached
+ * name, plus the ATE cache. */
 static uint32_t memory_bytes(const struct variant *v)
 {
 	if (v->ours)
-		return v->nvs_slots * 8u + v->cache_len * 2u;
+		return v->nvs_slots * 8u + v->cache_len * 2u + v->ate_cache;
 	return v->nvs_slots * 4u + v->cache_len * 2u;
 }
 
@@ -100,6 +103,7 @@ struct rig {
 	struct meter meter;
 	struct fc_cache_slot slots[MAX_SLOTS];
 	uint16_t cache[MAX_CACHE];
+	uint8_t ate_cache[MAX_ATE_CACHE];
 	struct fc_nvs fs;
 	struct fc_settings s;
 };
@@ -116,6 +120,7 @@ static void rig_open(struct rig *r, const struct variant *v)
 		.flash = &r->meter.dev, .sector_size = SECTOR, .sector_count = SECTORS,
 		.lookup = v->lookup, .index_slots = v->nvs_slots ? r->slots : NULL,
 		.index_slot_count = v->nvs_slots,
+		.ate_cache = v->ate_cache ? r->ate_cache : NULL, .ate_cache_size = v->ate_cache,
 	};
 	struct fc_settings_config scfg = {
 		.fs = &r->fs, .cache_mode = v->mode, .cache = r->cache, .cache_len = v->cache_len,
@@ -229,23 +234,27 @@ static void run(const struct variant *v, struct result *res)
 }
 
 static const struct variant variants[] = {
-	{ "Zephyr, no caches", FC_NVS_LOOKUP_ZEPHYR, 0, FC_SETTINGS_CACHE_ZEPHYR_NONE, 0, false },
+	{ "Zephyr, no caches", FC_NVS_LOOKUP_ZEPHYR, 0, FC_SETTINGS_CACHE_ZEPHYR_NONE, 0, 0, false },
 	{ "Zephyr before #69103, 128+128", FC_NVS_LOOKUP_ZEPHYR, 128,
-	  FC_SETTINGS_CACHE_ZEPHYR_RING, 256, false },
+	  FC_SETTINGS_CACHE_ZEPHYR_RING, 256, 0, false },
 	{ "Zephyr after #69103, 128+128", FC_NVS_LOOKUP_ZEPHYR, 128,
-	  FC_SETTINGS_CACHE_ZEPHYR_RING_FIX, 256, false },
+	  FC_SETTINGS_CACHE_ZEPHYR_RING_FIX, 256, 0, false },
 	{ "Zephyr after #69103, 512+256", FC_NVS_LOOKUP_ZEPHYR, 512,
-	  FC_SETTINGS_CACHE_ZEPHYR_RING_FIX, 512, false },
-	{ "ours, no name cache, 64 slots", FC_NVS_LOOKUP_INDEX, 64, FC_SETTINGS_CACHE_INDEX, 0,
+	  FC_SETTINGS_CACHE_ZEPHYR_RING_FIX, 512, 0, false },
+	{ "ours, no name cache, 64 slots", FC_NVS_LOOKUP_INDEX, 64, FC_SETTINGS_CACHE_INDEX, 0, 0,
 	  true },
-	{ "ours, 64 slots + 256 names", FC_NVS_LOOKUP_INDEX, 64, FC_SETTINGS_CACHE_INDEX, 256,
+	{ "ours, 64 slots + 256 names", FC_NVS_LOOKUP_INDEX, 64, FC_SETTINGS_CACHE_INDEX, 256, 0,
 	  true },
+	{ "ours, 32 slots + 256 names + ATE 256", FC_NVS_LOOKUP_INDEX, 32, FC_SETTINGS_CACHE_INDEX,
+	  256, 256, true },
 	{ "ours, Zephyr lookup 64 + 256 names", FC_NVS_LOOKUP_ZEPHYR, 64, FC_SETTINGS_CACHE_INDEX,
-	  256, true },
-	{ "ours, 512 slots + 256 names", FC_NVS_LOOKUP_INDEX, 512, FC_SETTINGS_CACHE_INDEX, 256,
+	  256, 0, true },
+	{ "ours, 512 slots + 256 names", FC_NVS_LOOKUP_INDEX, 512, FC_SETTINGS_CACHE_INDEX, 256, 0,
 	  true },
-	{ "ours, 1024 slots + 1024 names", FC_NVS_LOOKUP_INDEX, 1024, FC_SETTINGS_CACHE_INDEX,
-	  1024, true },
+	{ "ours, 512 slots + 256 names + ATE 256", FC_NVS_LOOKUP_INDEX, 512,
+	  FC_SETTINGS_CACHE_INDEX, 256, 256, true },
+	{ "ours, 1024 slots + 1024 names + ATE 256", FC_NVS_LOOKUP_INDEX, 1024,
+	  FC_SETTINGS_CACHE_INDEX, 1024, 256, true },
 };
 
 /* Zephyr's settings read calls (spec reference table), by variant label. */

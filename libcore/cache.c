@@ -187,7 +187,8 @@ static void probe_remove(struct fc_cache *cache, uint32_t hole)
 	uint32_t mask = cache->nslots - 1;
 	uint32_t i = hole;
 
-	for (;;) {
+	/* A full map has no empty slot to end the run: stop after one lap. */
+	for (uint32_t n = 1; n < cache->nslots; n++) {
 		uint32_t home;
 
 		i = (i + 1) & mask;

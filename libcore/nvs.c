@@ -123,13 +123,49 @@ static int flash_rd(const struct fc_nvs *fs, uint32_t addr, void *buf, uint32_t 
 	return fc_flash_read(fs->cfg.flash, dev_off(fs, addr), buf, len);
 }
 
-static int flash_wr(const struct fc_nvs *fs, uint32_t addr, const void *buf, uint32_t len)
+static uint8_t *way_buf(const struct fc_nvs *fs, uint32_t way)
 {
-	return fc_flash_prog(fs->cfg.flash, dev_off(fs, addr), buf, len);
+	return fs->cfg.ate_cache + way * (fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS);
+}
+
+/*
+ * The ATE cache mirrors flash: a program stores its bytes as they are (the
+ * engine only programs erased bytes), a failed one leaves them unknown.
+ */
+static void ate_cache_programmed(struct fc_nvs *fs, uint32_t addr, const void *buf,
+				 uint32_t len, int rc)
+{
+	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++) {
+		uint32_t lo = fs->ate_cache_addr[way], hi = lo + fs->ate_cache_len[way];
+		uint32_t from = FC_MAX(addr, lo), to = FC_MIN(addr + len, hi);
+
+		if (from >= to)
+			continue;
+		if (rc)
+			fs->ate_cache_len[way] = 0;
+		else
+			FC_MEMCPY(way_buf(fs, way) + (from - lo),
+				  (const uint8_t *)buf + (from - addr), to - from);
+	}
+}
+
+static void ate_cache_erased(struct fc_nvs *fs, uint32_t s)
+{
+	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++)
+		if (sect(fs->ate_cache_addr[way]) == s)
+			fs->ate_cache_len[way] = 0;
+}
+
+static int flash_wr(struct fc_nvs *fs, uint32_t addr, const void *buf, uint32_t len)
+{
+	int rc = fc_flash_prog(fs->cfg.flash, dev_off(fs, addr), buf, len);
+
+	ate_cache_programmed(fs, addr, buf, len, rc);
+	return rc;
 }
 
 /* Zephyr's aligned write: the whole blocks, then the tail padded to one block. */
-static int prog_aligned(const struct fc_nvs *fs, uint32_t addr, const uint8_t *data, uint32_t len)
+static int prog_aligned(struct fc_nvs *fs, uint32_t addr, const uint8_t *data, uint32_t len)
 {
 	uint8_t buf[BLOCK];
 	uint32_t blen = len & ~(wbs(fs) - 1u);
@@ -234,6 +270,41 @@ static int ate_read(const struct fc_nvs *fs, uint32_t addr, struct ate *a)
 	if (!rc)
 		ate_decode(fs, b, a);
 	return rc;
+}
+
+static bool way_holds(const struct fc_nvs *fs, uint32_t way, uint32_t addr)
+{
+	uint32_t lo = fs->ate_cache_addr[way];
+
+	return fs->ate_cache_len[way] && sect(lo) == sect(addr) && addr >= lo &&
+	       addr + FC_NVS_ATE_BYTES <= lo + fs->ate_cache_len[way];
+}
+
+/* An ATE through the caller's cache: on a miss, its aligned window is read. */
+static int cached_ate_read(struct fc_nvs *fs, uint32_t addr, struct ate *a)
+{
+	uint32_t size = fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS, o = offs(addr);
+	uint32_t way = 0, start;
+	int rc;
+
+	if (!size || fs->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR)
+		return ate_read(fs, addr, a);
+	while (way < FC_NVS_ATE_CACHE_WAYS && !way_holds(fs, way, addr))
+		way++;
+	if (way == FC_NVS_ATE_CACHE_WAYS) {
+		way = fs->ate_cache_lru;
+		start = o - o % size;
+		fs->ate_cache_len[way] = 0;
+		rc = flash_rd(fs, mkaddr(sect(addr), start), way_buf(fs, way),
+			      FC_MIN(size, ssize(fs) - start));
+		if (rc)
+			return rc;
+		fs->ate_cache_addr[way] = mkaddr(sect(addr), start);
+		fs->ate_cache_len[way] = FC_MIN(size, ssize(fs) - start);
+	}
+	fs->ate_cache_lru = (way + 1) % FC_NVS_ATE_CACHE_WAYS;
+	ate_decode(fs, way_buf(fs, way) + (addr - fs->ate_cache_addr[way]), a);
+	return 0;
 }
 
 /* Read the ATE slot at addr through a window over its sector's ATE area. */
@@ -425,12 +496,15 @@ static void index_note(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
 /*
  * Newest valid ATE of id. Returns 1 with *addr (and *a when want_ate; an
  * index hit on a delete fills a->len = 0 without reading), 0 when absent.
+ * Without may_walk, only the index is asked: an id it lacks counts as absent.
  */
 static int find_newest(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct ate *a,
-		       bool want_ate)
+		       bool want_ate, bool may_walk)
 {
 	uint32_t v;
 
+	if (zephyr_mode(fs) && !may_walk)
+		return 0;
 	if (zephyr_mode(fs)) {
 		uint32_t start = fs->ate_wra;
 
@@ -450,13 +524,13 @@ static int find_newest(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct at
 		}
 		if (!want_ate)
 			return 1;
-		int rc = ate_read(fs, *addr, a);
+		int rc = cached_ate_read(fs, *addr, a);
 
 		if (rc)
 			return rc;
 		return a->id == id && ate_valid(fs, a) ? 1 : FC_ECORRUPT;
 	}
-	if (!fs->gap)
+	if (!fs->gap || !may_walk)
 		return 0;
 	return walk_find(fs, fs->ate_wra, id, fs->gap_addr, addr, a);
 }
@@ -568,12 +642,23 @@ static int sector_forget(struct fc_nvs *fs, uint32_t s)
 	return rc;
 }
 
-/* Erase a sector and check that it reads back erased (as Zephyr does). */
-static int erase_verified(const struct fc_nvs *fs, uint32_t s)
+/*
+ * Erase a sector and check that it reads back erased (as Zephyr does). A
+ * sector that already reads back erased is left alone (Zephyr erases it
+ * anyway, and so does Zephyr mode): same bytes, no erase time or wear.
+ */
+static int erase_verified(struct fc_nvs *fs, uint32_t s)
 {
 	uint32_t end;
-	int rc = fc_flash_erase(fs->cfg.flash, dev_off(fs, mkaddr(s, 0)), ssize(fs));
+	int rc;
 
+	if (!zephyr_mode(fs)) {
+		rc = dirty_end(fs, mkaddr(s, 0), ssize(fs), &end);
+		if (rc || !end)
+			return rc;
+	}
+	ate_cache_erased(fs, s);
+	rc = fc_flash_erase(fs->cfg.flash, dev_off(fs, mkaddr(s, 0)), ssize(fs));
 	if (!rc)
 		rc = dirty_end(fs, mkaddr(s, 0), ssize(fs), &end);
 	if (!rc && end)
@@ -613,7 +698,7 @@ static int is_newest(struct fc_nvs *fs, uint16_t id, uint32_t addr)
 {
 	struct ate a;
 	uint32_t found;
-	int rc = find_newest(fs, id, &found, &a, false);
+	int rc = find_newest(fs, id, &found, &a, false, true);
 
 	if (rc <= 0)
 		return rc;
@@ -688,6 +773,9 @@ static int check_config(const struct fc_nvs_config *cfg)
 	if (cfg->lookup != FC_NVS_LOOKUP_INDEX && cfg->lookup != FC_NVS_LOOKUP_ZEPHYR)
 		return FC_EINVAL;
 	if (cfg->index_slot_count && (!cfg->index_slots || !fc_is_pow2(cfg->index_slot_count)))
+		return FC_EINVAL;
+	if (cfg->ate_cache_size && (!cfg->ate_cache || !fc_is_pow2(cfg->ate_cache_size) ||
+				    cfg->ate_cache_size < FC_NVS_ATE_CACHE_WAYS * ate_size))
 		return FC_EINVAL;
 	return 0;
 }
@@ -1044,19 +1132,20 @@ static int write_entry(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uint
 	return rc ? rc : ate_write(fs, id, offset, (uint16_t)stored);
 }
 
-static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uint32_t len)
+static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uint32_t len,
+			unsigned int hints)
 {
 	uint32_t old_addr, required = 0;
 	struct ate old;
 	int found, rc;
 
-	found = find_newest(fs, id, &old_addr, &old, true);
+	found = find_newest(fs, id, &old_addr, &old, true, !(hints & FC_NVS_HINT_ABSENT));
 	if (found < 0)
 		return found;
 	if (found) {
 		if (!len && !old.len)
 			return 0;
-		if (len && old.len == len + crc_size(fs)) {
+		if (len && !hints && old.len == len + crc_size(fs)) {
 			rc = value_cmp(fs, mkaddr(sect(old_addr), old.offset), data, len, old.len);
 			if (rc <= 0)
 				return rc;
@@ -1087,20 +1176,27 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 	return (int)len;
 }
 
-int fc_nvs_write(struct fc_nvs *fs, uint16_t id, const void *data, size_t len)
+int fc_nvs_write_hint(struct fc_nvs *fs, uint16_t id, const void *data, size_t len,
+		      unsigned int hints)
 {
 	int rc;
 
 	if (!fs || !fs->mounted)
 		return FC_ENOTMOUNTED;
-	if (id == ID_SPECIAL || (len && !data))
+	if (id == ID_SPECIAL || (len && !data) ||
+	    (hints & ~(FC_NVS_HINT_CHANGED | FC_NVS_HINT_ABSENT)))
 		return FC_EINVAL;
 	if (len > ssize(fs) - 4 * fs->ate_size - crc_size(fs))
 		return FC_ETOOBIG;
-	rc = write_locked(fs, id, data, (uint32_t)len);
+	rc = write_locked(fs, id, data, (uint32_t)len, hints);
 	if (rc < 0 && rc != FC_ENOSPC)
 		fs->mounted = false;
 	return rc;
+}
+
+int fc_nvs_write(struct fc_nvs *fs, uint16_t id, const void *data, size_t len)
+{
+	return fc_nvs_write_hint(fs, id, data, len, 0);
 }
 
 int fc_nvs_delete(struct fc_nvs *fs, uint16_t id)
@@ -1118,7 +1214,7 @@ int fc_nvs_read_hist(struct fc_nvs *fs, uint16_t id, void *data, size_t len, uin
 		return FC_ENOTMOUNTED;
 	if (len && !data)
 		return FC_EINVAL;
-	rc = find_newest(fs, id, &addr, &a, true);
+	rc = find_newest(fs, id, &addr, &a, true, true);
 	for (uint16_t k = 0; rc > 0 && k < cnt; k++) {
 		struct slot_win w = { .len = 0, .up = true };
 		uint32_t older = addr;

@@ -61,13 +61,21 @@ static bool name_matches(int rc, const char *buf, const char *name, size_t len)
 	return rc == (int)len && FC_MEMCMP(buf, name, len) == 0;
 }
 
+/* Zephyr's modes write as Zephyr: every write compares first. */
+static unsigned int hint(const struct fc_settings *s, unsigned int h)
+{
+	return s->cfg.cache_mode == FC_SETTINGS_CACHE_INDEX ? h : 0;
+}
+
+/* The counter only changes to a value it does not hold (see counter_value). */
 static int write_counter(struct fc_settings *s, uint16_t last)
 {
 	uint8_t raw[2];
 	int rc;
 
 	fc_put_le16(raw, last);
-	rc = fc_nvs_write(s->cfg.fs, FC_SETTINGS_ID_COUNTER, raw, sizeof(raw));
+	rc = fc_nvs_write_hint(s->cfg.fs, FC_SETTINGS_ID_COUNTER, raw, sizeof(raw),
+			       hint(s, FC_NVS_HINT_CHANGED));
 	if (rc < 0)
 		return rc;
 	s->last_name_id = last;
@@ -361,10 +369,16 @@ int fc_settings_delete(struct fc_settings *s, const char *name)
 	return 0;
 }
 
+/*
+ * Ids above the counter are empty: a save raises the counter before writing
+ * them, a delete and load lower it only after both are gone. A free id
+ * below it holds no name; a leftover value there is only overwritten.
+ */
 static int save_new(struct fc_settings *s, const char *name, size_t len, uint16_t hash,
 		    const void *value, size_t vlen, struct lookup *lu)
 {
 	uint16_t id = lu->free_id ? lu->free_id : (uint16_t)(s->last_name_id + 1u);
+	unsigned int h = hint(s, id > s->last_name_id ? FC_NVS_HINT_ABSENT : FC_NVS_HINT_CHANGED);
 	int rc;
 
 	lu->id = id;
@@ -375,10 +389,11 @@ static int save_new(struct fc_settings *s, const char *name, size_t len, uint16_
 		if (rc < 0)
 			return rc;
 	}
-	rc = fc_nvs_write(s->cfg.fs, (uint16_t)(id + FC_SETTINGS_VALUE_OFFSET), value, vlen);
+	rc = fc_nvs_write_hint(s->cfg.fs, (uint16_t)(id + FC_SETTINGS_VALUE_OFFSET), value, vlen,
+			       h);
 	if (rc < 0)
 		return rc;
-	rc = fc_nvs_write(s->cfg.fs, id, name, len);
+	rc = fc_nvs_write_hint(s->cfg.fs, id, name, len, h);
 	if (rc < 0)
 		return rc;
 	if (s->cfg.cache_mode == FC_SETTINGS_CACHE_INDEX)

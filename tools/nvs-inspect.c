@@ -33,7 +33,7 @@ struct verdict {
 	enum severity sev;
 	const char *code;
 	int sector;    /* -1: the whole image */
-	long offset;   /* within the sector; -1: none */
+	long offset;   /* within the sector (the image when sector is -1); -1: none */
 	char *message;
 };
 
@@ -629,8 +629,10 @@ static void check_ate(struct inspect *in, const struct ate_rec *r)
 			a->id, a->offset, a->len);
 		break;
 	case FC_NVS_ATE_TORN:
-		verdict(in, SEV_WARNING, "torn-ate", (int)s, off,
-			"torn ATE (a write was cut by a power loss): skipped");
+		/* a torn close ATE is the sector's bad-close verdict */
+		if (off != in->geo.geo.sector_size - in->geo.geo.ate_size)
+			verdict(in, SEV_WARNING, "torn-ate", (int)s, off,
+				"torn ATE (a write was cut by a power loss): skipped");
 		break;
 	default:
 		break;
@@ -1480,8 +1482,7 @@ static void print_json(struct inspect *in, int history_id)
 		json_settings(b, in);
 	if (in->opt.salvage)
 		json_salvage(b, in);
-	if (in->opt.check)
-		json_verdicts(b, in);
+	json_verdicts(b, in);
 	json_builder_end_object(b);
 	root = json_builder_get_root(b);
 	json_generator_set_root(gen, root);
@@ -1630,6 +1631,7 @@ static int inspect(struct inspect *in, int history_id)
 {
 	GError *err = NULL;
 	const struct options *o = &in->opt;
+	bool json;
 
 	/* Mapped, never read into a buffer: the private writable mapping is
 	 * the mount's copy, and its writes never reach the file. */
@@ -1649,7 +1651,9 @@ static int inspect(struct inspect *in, int history_id)
 	}
 	if (load_geometry(in) < 0 || build_partition(in) < 0)
 		return 1;
-	in->keep_ates = o->ates || history_id >= 0 || o->check || o->salvage;
+	json = o->format && !strcmp(o->format, "json");
+	/* JSON always carries the verdicts, for scripts that diff them */
+	in->keep_ates = o->ates || history_id >= 0 || o->check || o->salvage || json;
 	walk_dump(in);
 	decide_data_crc(in);
 	mount_copy(in);
@@ -1657,9 +1661,9 @@ static int inspect(struct inspect *in, int history_id)
 		read_live(in);
 	if (in->mount_rc >= 0 && o->settings)
 		read_settings(in);
-	if (o->check || o->salvage)
+	if (o->check || o->salvage || json)
 		run_checks(in);
-	if (o->format && !strcmp(o->format, "json"))
+	if (json)
 		print_json(in, history_id);
 	else
 		print_table(in, history_id);

@@ -238,8 +238,9 @@ START_TEST(sweep)
 
 		ck_assert_int_eq(apply(r, &o), 0);
 	}
+	/* GC leaves the sectors never written alone: the first wrap erases one */
 	gc_erases = r->sim.stats.erases;
-	ck_assert_uint_ge(gc_erases, 2 * SECTORS);
+	ck_assert_uint_ge(gc_erases + SECTORS - 1u, 2 * SECTORS);
 	while (run_cut(r, n, mode))
 		n++;
 	printf("settings power-loss sweep, %s: %u cut points, %u erases in the workload\n",

@@ -44,6 +44,7 @@ struct rig {
 	struct fc_flash_sim_unit units[SECTORS];
 	struct fc_flash_sim sim;
 	struct fc_cache_slot slots[64];
+	uint8_t ate_cache[64];
 	struct fc_nvs fs;
 };
 
@@ -88,12 +89,14 @@ static void rig_init(struct rig *r)
 		abort();
 }
 
+/* The full index also runs with an ATE cache (2 windows of 4 slots), the small one without. */
 static int rig_mount(struct rig *r, enum fc_nvs_lookup lookup, uint32_t slots)
 {
 	struct fc_nvs_config cfg = {
 		.flash = &r->sim.dev, .sector_size = SECTOR, .sector_count = SECTORS,
 		.data_crc = setup.data_crc, .lookup = lookup, .index_slots = r->slots,
-		.index_slot_count = slots,
+		.index_slot_count = slots, .ate_cache = slots == 64 ? r->ate_cache : NULL,
+		.ate_cache_size = slots == 64 ? sizeof(r->ate_cache) : 0,
 	};
 
 	return fc_nvs_mount(&r->fs, &cfg);

@@ -60,8 +60,14 @@ function want(name, value) {
 END { if (rows != 16) bad = 1; exit bad }' "$tmp/run.csv" || fail "counters differ (see above)"
 
 # The table for people names the phases and the varying knobs.
-"$bench" seq -G spi-nor -D sectors=2 -D entries=3 -D wait=spin,adaptive >"$tmp/table" 2>/dev/null ||
+"$bench" seq -G spi-nor -D sectors=2 -D entries=3 -D wait=spin,adaptive >"$tmp/table" 2>"$tmp/err" ||
 	fail "table run"
+# no progress line when stderr is not a terminal; one when it is (script gives a pty)
+if grep -q "$(printf '\r')" "$tmp/err"; then fail "progress line on a file"; fi
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$bench' seq -G ram -D sectors=2 -D entries=1,2 -f none" /dev/null >"$tmp/tty" 2>&1 || true
+	grep -q '\[2/2\] seq' "$tmp/tty" || fail "no progress line on a terminal: $(cat "$tmp/tty")"
+fi
 grep -q '^workload  geometry  wait  *phase' "$tmp/table" || fail "table header: $(head -n 1 "$tmp/table")"
 [ "$(wc -l <"$tmp/table")" -eq 9 ] || fail "table lines"
 
@@ -87,6 +93,17 @@ got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	"$tmp/ref.csv")
 [ "$got" = "0:33150 0:66004 128:14593 128:37768 512:4568 512:14202 " ] ||
 	fail "reference read calls: $got"
+
+# The spec's settings figures (255 names of 4 B, pass 1 new, pass 2 rewrite)
+# for Zephyr after the fix: lookup 512 + name cache 256, and 128 + 128.
+for sizes in "512 256 52370 89093" "128 128 4344693 7115206"; do
+	set -- $sizes
+	got=$("$bench" rpl -G ram -D write_block=4 -D variant=zephyr -D lookup_slots="$1" \
+		-D name_cache_slots="$2" -f csv 2>/dev/null |
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["phase"] != "boot" { printf "%s ", $c["reads"] }')
+	[ "$got" = "$3 $4 " ] || fail "rpl lookup $1 names $2: reads $got, expected $3 $4"
+done
 
 # A plot of the write phase against entries, one series per variant.
 "$bench" seq -G spi-nor -D sectors=2 -D entries=2,4 -D variant=ours,zephyr -f none \

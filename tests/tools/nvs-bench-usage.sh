@@ -25,6 +25,7 @@ expect_usage "wait has no value 'poll' (tick, spin, adaptive)" seq -D wait=poll
 expect_usage 'sectors=1 is outside 2..65535 at position 9' seq -D sectors=1
 expect_usage 'range() is empty' seq -D 'entries=range(9,3)'
 expect_usage "no geometry 'emmc'" seq -G emmc
+expect_usage 'more than 1000000 permutations' seq -D 'seed=range(100000)' -D 'entries=range(1,100)'
 expect_usage "no workload 'fill'" fill
 expect_usage '--zephyr and -D variant' rpl --zephyr -D variant=ours
 expect_usage '--format xml' seq --format xml

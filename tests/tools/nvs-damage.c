@@ -6,11 +6,15 @@
  *   nvs-damage flip FILE OFFSET BIT     invert one bit of FILE in place
  *   nvs-damage copy IN OUT [LEN]        the first LEN bytes of IN (all without LEN)
  *   nvs-damage json FILE KEY...         FILE parses as a JSON object holding every KEY
+ *   nvs-damage ate FILE AT ID OFF LEN   write a valid ATE {ID, OFF, LEN} (crc8 included) at AT
  */
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fdtcache/crc.h"
+#include "fdtcache/fc_env.h"
 
 static unsigned long num(const char *s)
 {
@@ -89,6 +93,24 @@ static void copy(const char *in, const char *out, unsigned long len)
 	close_or_die(w, out);
 }
 
+static void write_ate(const char *path, unsigned long at, unsigned long id, unsigned long off,
+		      unsigned long len)
+{
+	uint8_t ate[8];
+	FILE *f = open_or_die(path, "r+b");
+
+	fc_put_le16(ate, (uint16_t)id);
+	fc_put_le16(ate + 2, (uint16_t)off);
+	fc_put_le16(ate + 4, (uint16_t)len);
+	ate[6] = 0xff;
+	ate[7] = fc_crc8_ccitt(0xff, ate, 7);
+	if (fseek(f, (long)at, SEEK_SET) != 0 || fwrite(ate, 1, sizeof(ate), f) != sizeof(ate)) {
+		fprintf(stderr, "nvs-damage: %s: cannot write at offset %lu\n", path, at);
+		exit(1);
+	}
+	close_or_die(f, path);
+}
+
 static int json_has_keys(const char *path, char **keys, int n)
 {
 	JsonParser *p = json_parser_new();
@@ -127,10 +149,12 @@ int main(int argc, char **argv)
 		random_bytes(argv[2], num(argv[3]), num(argv[4]));
 	else if (argc == 5 && !strcmp(argv[1], "flip"))
 		flip(argv[2], num(argv[3]), num(argv[4]));
+	else if (argc == 7 && !strcmp(argv[1], "ate"))
+		write_ate(argv[2], num(argv[3]), num(argv[4]), num(argv[5]), num(argv[6]));
 	else if ((argc == 4 || argc == 5) && !strcmp(argv[1], "copy"))
 		copy(argv[2], argv[3], argc == 5 ? num(argv[4]) : (unsigned long)-1);
 	else {
-		fprintf(stderr, "usage: nvs-damage fill|random|flip|copy ...\n");
+		fprintf(stderr, "usage: nvs-damage fill|random|flip|copy|json|ate ...\n");
 		return 2;
 	}
 	return 0;

@@ -1,12 +1,24 @@
 #!/bin/sh
 # nvs-inspect on damaged images made here (flipped bits in ATEs and data,
 # truncated files, all-0x00, random bytes, wrong geometry) and on Zephyr's
-# power-cut vectors: it never crashes or hangs, --check names the damage
-# with its sector and offset, and the dump is never modified.
+# power-cut vectors and on power cuts made with the flash simulator: it
+# never crashes or hangs, --check names the damage with its sector and
+# offset, and the dump is never modified.
 set -u
+# under the sanitizers a report must not pass for the tool's exit status 1
+ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=99}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=99}
+export ASAN_OPTIONS UBSAN_OPTIONS
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 tool=$top_builddir/tools/nvs-inspect
+# the program itself, not libtool's wrapper script (which forks a shell and
+# sed on every run); its uninstalled library is in libcore/.libs
+if [ -x "$top_builddir/tools/.libs/nvs-inspect" ]; then
+	tool=$top_builddir/tools/.libs/nvs-inspect
+	LD_LIBRARY_PATH=$top_builddir/libcore/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+fi
 damage=$top_builddir/tests/tools/nvs-damage
 vec=$top_srcdir/fixtures/nvs/zephyr
 tmp=$(mktemp -d)
@@ -30,7 +42,8 @@ run() {
 		timeout 60 "$tool" --format json "$@" "$img" > "$tmp/json" 2>/dev/null
 		jrc=$?
 		[ "$jrc" -eq "$rc" ] || bad "$(basename "$img") $*: --format json exit $jrc, table exit $rc"
-		"$damage" json "$tmp/json" schema file geometry data_crc || bad "$(basename "$img") $*: bad JSON"
+		"$damage" json "$tmp/json" schema file geometry data_crc verdicts errors warnings ||
+			bad "$(basename "$img") $*: bad JSON"
 	fi
 }
 
@@ -68,6 +81,16 @@ grep -q '^id=0x0002' "$tmp/out" && bad "a value failing its CRC must not be read
 # without the CRC check the same value reads back, CRC bytes included
 run 0 "$tmp/data.bin" --live --data-crc off
 has '^id=0x0002 len=12 '
+
+# overlapping data and an ATE pointing outside its sector's data area, both
+# with a valid crc8: id 3's ATE (0:0x0fd8) moved onto id 2's data, id 4's
+# (0:0x0fd0) past the ATE area
+cp "$vec/nvs_small_wbs4.bin" "$tmp/overlap.bin"
+"$damage" ate "$tmp/overlap.bin" 0x0fd8 3 0x0008 2
+"$damage" ate "$tmp/overlap.bin" 0x0fd0 4 0x0ff0 9
+run 1 "$tmp/overlap.bin" $all
+has '^error +data-overlap +sector 0 offset 0x0008: data of id 0x0003 .* overlaps data of id 0x0002'
+has '^error +ate-bounds +sector 0 offset 0x0fd0: ATE of id 0x0004 points outside'
 
 # 3. truncated dumps
 "$damage" copy "$vec/nvs_rpl_2pass.bin" "$tmp/trunc.bin" 30000
@@ -122,6 +145,41 @@ has '^warning +bad-close +sector 2 offset 0x0ff8: '
 run 0 "$vec/nvs_cut_erase.bin" $all
 has '^warning +interrupted-gc +sector 0: '
 has '^a mount would erase sector 0$'
+
+# a partition that starts 4 KiB into the file
+"$damage" fill "$tmp/offset.bin" 4096 0
+cat "$vec/nvs_small_wbs4.bin" >> "$tmp/offset.bin"
+run 0 "$tmp/offset.bin" --live --offset 4096
+grep '^id=' "$vec/nvs_small_wbs4.expect.txt" | cmp -s - "$tmp/out" || bad "--offset 4096: --live differs"
+run 1 "$tmp/offset.bin" --live
+
+# bits flipped all over a wrapped image (data, ATEs, close slots): never a crash
+cp "$vec/nvs_rpl_wrapped.bin" "$tmp/flips.bin"
+for off in 0x0ff8 0x1ff0 0x2abc 0x3ffc 0x4123 0x5ff9 0x6f00 0x7ff8 0x0020 0x1fb7; do
+	"$damage" flip "$tmp/flips.bin" $off 5
+	timeout 60 "$tool" $all --format json "$tmp/flips.bin" > "$tmp/out" 2>&1
+	rc=$?
+	[ "$rc" -le 1 ] || bad "flips up to $off: exit $rc"
+done
+
+# power cuts made here, in every mode of the flash simulator, at five points
+# of a wrapping workload: --live equals what the engine reads after a mount
+cut=$top_builddir/tests/tools/nvs-cutimage
+[ -x "$top_builddir/tests/tools/.libs/nvs-cutimage" ] && cut=$top_builddir/tests/tools/.libs/nvs-cutimage
+for mode in atomic torn bits; do
+	for n in 5 57 200 411 800; do
+		"$cut" "$tmp/cut.bin" $mode $n > "$tmp/cut.want" || bad "nvs-cutimage $mode $n failed"
+		run 0 "$tmp/cut.bin" --live --sector-size 1024 --write-block 4
+		cmp -s "$tmp/cut.want" "$tmp/out" || { bad "cut $mode $n: --live differs:"; diff "$tmp/cut.want" "$tmp/out" | head -n 5; }
+		timeout 60 "$tool" $all "$tmp/cut.bin" > "$tmp/out" 2>&1
+		rc=$?
+		[ "$rc" -le 1 ] || bad "cut $mode $n: exit $rc"
+		cp "$tmp/out" "$tmp/cut-$mode-$n.out"
+	done
+done
+grep -Eq '^warning +torn-ate +sector 0 offset ' "$tmp/cut-torn-5.out" || bad "torn cut 5: no torn-ate verdict"
+grep -Eq '^error +ate-crc +sector 0 offset ' "$tmp/cut-bits-5.out" || bad "bits cut 5: no ate-crc verdict"
+grep -Eq '^warning +data-without-ate +sector ' "$tmp/cut-atomic-200.out" || bad "atomic cut 200: no data-without-ate verdict"
 
 # 7. usage errors
 timeout 10 "$tool" --format yaml "$vec/nvs_small_wbs4.bin" > /dev/null 2>&1

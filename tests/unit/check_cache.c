@@ -222,6 +222,28 @@ START_TEST(probe_removal_keeps_runs_reachable)
 }
 END_TEST
 
+START_TEST(probe_removal_from_a_full_map)
+{
+	/* Every slot taken: removal must end without an empty slot to stop at. */
+	struct fc_cache c;
+	struct fc_cache_slot slots[8];
+	uint32_t v;
+
+	fc_cache_init(&c, FC_CACHE_PROBE, slots, 8);
+	for (uint32_t k = 1; k <= 8; k++)
+		ck_assert_int_eq(fc_cache_fill(&c, k, k * 10), 0);
+	ck_assert_uint_eq(c.used, 8);
+	for (uint32_t k = 1; k <= 8; k++) {
+		ck_assert_int_eq(fc_cache_invalidate(&c, k), 1);
+		for (uint32_t j = k + 1; j <= 8; j++) {
+			ck_assert_int_eq(fc_cache_peek(&c, j, &v), 1);
+			ck_assert_uint_eq(v, j * 10);
+		}
+	}
+	ck_assert_uint_eq(c.used, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cache");
@@ -236,6 +258,7 @@ int main(void)
 	tcase_add_test(tc, slof_phandles_slot_usage);
 	tcase_add_test(tc, probe_is_exact_until_full);
 	tcase_add_test(tc, probe_removal_keeps_runs_reachable);
+	tcase_add_test(tc, probe_removal_from_a_full_map);
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);
 }

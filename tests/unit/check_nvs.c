@@ -14,6 +14,7 @@ struct rig {
 	struct fc_ram_flash ram;
 	struct counting_flash cnt;
 	struct fc_cache_slot slots[1024];
+	uint8_t ate_cache[256];
 	struct fc_nvs_config cfg;
 	struct fc_nvs fs;
 };
@@ -291,22 +292,31 @@ START_TEST(full_partition_says_no_space)
 }
 END_TEST
 
+static void rig_ate_cache(struct rig *r, uint32_t size)
+{
+	r->cfg.ate_cache = size ? r->ate_cache : NULL;
+	r->cfg.ate_cache_size = size;
+}
+
 /*
  * Run the same workload with several GC wrap-arounds through the index, an
- * index too small for the ids, and Zephyr's algorithms: all must leave the
- * same bytes on flash, read the same values and report the same free space.
+ * index too small for the ids, the ATE cache, and Zephyr's algorithms: all
+ * must leave the same bytes on flash, read the same values and report the
+ * same free space.
  */
 START_TEST(lookup_modes_agree_through_gc)
 {
 	static const struct {
 		enum fc_nvs_lookup lookup;
-		uint32_t slots;
+		uint32_t slots, ate_cache;
 	} modes[] = {
-		{ FC_NVS_LOOKUP_INDEX, 128 },
-		{ FC_NVS_LOOKUP_INDEX, 16 },
-		{ FC_NVS_LOOKUP_INDEX, 0 },
-		{ FC_NVS_LOOKUP_ZEPHYR, 32 },
-		{ FC_NVS_LOOKUP_ZEPHYR, 0 },
+		{ FC_NVS_LOOKUP_ZEPHYR, 32, 0 },
+		{ FC_NVS_LOOKUP_ZEPHYR, 0, 0 },
+		{ FC_NVS_LOOKUP_INDEX, 128, 0 },
+		{ FC_NVS_LOOKUP_INDEX, 16, 0 },
+		{ FC_NVS_LOOKUP_INDEX, 0, 0 },
+		{ FC_NVS_LOOKUP_INDEX, 128, 256 },
+		{ FC_NVS_LOOKUP_INDEX, 16, 32 },
 	};
 	struct rig *rigs[G_N_ELEMENTS(modes)];
 	unsigned int gen[64] = { 0 };
@@ -315,6 +325,7 @@ START_TEST(lookup_modes_agree_through_gc)
 	for (size_t m = 0; m < G_N_ELEMENTS(modes); m++) {
 		rigs[m] = rig_new(1024, 4, 4, modes[m].slots);
 		rigs[m]->cfg.lookup = modes[m].lookup;
+		rig_ate_cache(rigs[m], modes[m].ate_cache);
 		rig_mount(rigs[m]);
 	}
 	for (unsigned int op = 0; op < 600; op++) {
@@ -350,8 +361,15 @@ START_TEST(lookup_modes_agree_through_gc)
 			}
 		}
 	}
-	/* the partition wrapped several times */
-	ck_assert_uint_ge(rigs[0]->cnt.erases, 12);
+	/* the partition wrapped several times; Zephyr erases the 2 sectors GC
+	 * finds still blank on the first wrap, the index modes leave them */
+	ck_assert_uint_eq(rigs[0]->cnt.erases, 12);
+	ck_assert_uint_eq(rigs[1]->cnt.erases, 12);
+	for (size_t m = 2; m < G_N_ELEMENTS(modes); m++)
+		ck_assert_uint_eq(rigs[m]->cnt.erases, 12 - 2);
+	/* the ATE cache only saves reads */
+	ck_assert_uint_lt(rigs[5]->cnt.reads, rigs[2]->cnt.reads);
+	ck_assert_uint_lt(rigs[6]->cnt.reads, rigs[3]->cnt.reads);
 	for (size_t m = 0; m < G_N_ELEMENTS(modes); m++)
 		rig_free(rigs[m]);
 }
@@ -399,6 +417,112 @@ END_TEST
  * partition with random bytes changed, every sector closed. It mounts or
  * returns an error; once mounted, reads and writes behave.
  */
+/* Hinted writes skip the compare (CHANGED) and the walk (ABSENT), keep the index exact. */
+START_TEST(write_hints_skip_reads)
+{
+	struct rig *r = rig_new(4096, 8, 4, 256), *small = rig_new(4096, 8, 4, 4);
+	uint8_t v[4];
+	int free_before;
+
+	rig_mount(r);
+	for (uint16_t id = 1; id <= 10; id++) {
+		value(v, id, 1, 4);
+		ck_assert_int_eq(fc_nvs_write(&r->fs, id, v, 4), 4);
+	}
+	ck_assert_int_eq(fc_nvs_write_hint(&r->fs, 1, v, 4, 4), FC_EINVAL);
+	/* CHANGED: the old ATE (its length, for free space), no compare */
+	value(v, 3, 2, 4);
+	counting_flash_reset(&r->cnt);
+	ck_assert_int_eq(fc_nvs_write_hint(&r->fs, 3, v, 4, FC_NVS_HINT_CHANGED), 4);
+	ck_assert_uint_eq(r->cnt.reads, 1);
+	ck_assert_uint_eq(r->cnt.progs, 2);
+	/* a wrong CHANGED only costs a redundant write */
+	counting_flash_reset(&r->cnt);
+	ck_assert_int_eq(fc_nvs_write_hint(&r->fs, 3, v, 4, FC_NVS_HINT_CHANGED), 4);
+	ck_assert_uint_eq(r->cnt.progs, 2);
+	expect_value(&r->fs, 3, 2, 4);
+	/* ABSENT with an exact index: no reads, as without the hint */
+	value(v, 11, 1, 4);
+	counting_flash_reset(&r->cnt);
+	ck_assert_int_eq(fc_nvs_write_hint(&r->fs, 11, v, 4, FC_NVS_HINT_ABSENT), 4);
+	ck_assert_uint_eq(r->cnt.reads, 0);
+	free_before = fc_nvs_calc_free_space(&r->fs);
+	rig_mount(r);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&r->fs), free_before);
+
+	/* an index of 4 slots: a new id is normally looked for on flash */
+	rig_mount(small);
+	for (uint16_t id = 1; id <= 10; id++) {
+		value(v, id, 1, 4);
+		ck_assert_int_eq(fc_nvs_write(&small->fs, id, v, 4), 4);
+	}
+	counting_flash_reset(&small->cnt);
+	value(v, 11, 1, 4);
+	ck_assert_int_eq(fc_nvs_write(&small->fs, 11, v, 4), 4);
+	ck_assert_uint_eq(small->cnt.reads, 1); /* one window of ATEs */
+	counting_flash_reset(&small->cnt);
+	value(v, 12, 1, 4);
+	ck_assert_int_eq(fc_nvs_write_hint(&small->fs, 12, v, 4, FC_NVS_HINT_ABSENT), 4);
+	ck_assert_uint_eq(small->cnt.reads, 0);
+	free_before = fc_nvs_calc_free_space(&small->fs);
+	expect_value(&small->fs, 12, 1, 4);
+	rig_mount(small);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&small->fs), free_before);
+	expect_value(&small->fs, 12, 1, 4);
+	rig_free(r);
+	rig_free(small);
+}
+END_TEST
+
+/* The ATE cache: one read per window, kept equal to flash by programs. */
+START_TEST(ate_cache_reads_windows)
+{
+	struct rig *r = rig_new(4096, 8, 4, 256);
+	uint8_t v[4];
+
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &(struct fc_nvs_config){ .flash = r->cfg.flash,
+		.sector_size = 4096, .sector_count = 8, .ate_cache = r->ate_cache,
+		.ate_cache_size = 8 }), FC_EINVAL); /* less than one slot per way */
+	rig_ate_cache(r, 256); /* two windows of 16 slots */
+	rig_mount(r);
+	for (uint16_t id = 1; id <= 40; id++) {
+		value(v, id, 1, 4);
+		ck_assert_int_eq(fc_nvs_write(&r->fs, id, v, 4), 4);
+	}
+	rig_mount(r);
+	/* slots 4072..3968 hold ids 1..14: one window read, then the data */
+	counting_flash_reset(&r->cnt);
+	for (uint16_t id = 1; id <= 14; id++)
+		expect_value(&r->fs, id, 1, 4);
+	ck_assert_uint_eq(r->cnt.reads, 1 + 14);
+	/* id 15 opens the second window; id 1 is still in the first */
+	counting_flash_reset(&r->cnt);
+	expect_value(&r->fs, 15, 1, 4);
+	expect_value(&r->fs, 1, 1, 4);
+	ck_assert_uint_eq(r->cnt.reads, 2 + 1);
+	/* id 40's window (slots 3712..3832) also holds the next free slots:
+	 * rewrites' ATEs are programmed into it and read back from it */
+	expect_value(&r->fs, 40, 1, 4);
+	value(v, 20, 2, 4);
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 20, v, 4), 4);
+	value(v, 21, 2, 4);
+	ck_assert_int_eq(fc_nvs_write(&r->fs, 21, v, 4), 4);
+	counting_flash_reset(&r->cnt);
+	expect_value(&r->fs, 21, 2, 4);
+	expect_value(&r->fs, 20, 2, 4);
+	ck_assert_uint_eq(r->cnt.reads, 2);
+	/* Zephyr mode ignores it: reads stay Zephyr's */
+	r->cfg.lookup = FC_NVS_LOOKUP_ZEPHYR;
+	r->cfg.index_slot_count = 0;
+	rig_mount(r);
+	counting_flash_reset(&r->cnt);
+	expect_value(&r->fs, 1, 1, 4);
+	/* the free slot at the write pointer, 2 + 40 ATEs back to id 1, its data */
+	ck_assert_uint_eq(r->cnt.reads, 1 + 2 + 40 + 1);
+	rig_free(r);
+}
+END_TEST
+
 START_TEST(garbage_never_hangs)
 {
 	GRand *rnd = g_rand_new_with_seed(20261201);
@@ -474,6 +598,8 @@ int main(void)
 	tcase_add_test(tc, limits_and_sector_control);
 	tcase_add_test(tc, full_partition_says_no_space);
 	tcase_add_test(tc, lookup_modes_agree_through_gc);
+	tcase_add_test(tc, write_hints_skip_reads);
+	tcase_add_test(tc, ate_cache_reads_windows);
 	tcase_add_test(tc, garbage_never_hangs);
 	tcase_add_test(tc, full_index_drops_deletes);
 	suite_add_tcase(s, tc);

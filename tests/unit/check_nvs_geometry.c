@@ -69,7 +69,7 @@ START_TEST(detects_every_vector)
 	ck_assert_uint_eq(rep.geo.ate_size, nvs_ate_size(e.write_block));
 	ck_assert_uint_eq(rep.geo.erase_value, 0xff);
 	ck_assert_uint_eq(rep.trailing, 0);
-	ck_assert_int_ne(rep.sector_conf, NVS_CONF_WEAK);
+	ck_assert_int_eq(rep.sector_conf, NVS_CONF_CERTAIN);
 	ck_assert(rep.wb_options & e.write_block);
 	g_free(img);
 }

@@ -14,7 +14,7 @@ static const struct bench_figure_info figures[BENCH_FIGURE_COUNT] = {
 	[BENCH_F_READ_BYTES] = { "read_bytes", "read_B", "bytes read", true, false },
 	[BENCH_F_PROGS] = { "progs", "progs", "flash program calls", true, false },
 	[BENCH_F_PROG_BYTES] = { "prog_bytes", "prog_B", "bytes programmed", true, false },
-	[BENCH_F_ERASES] = { "erases", "erases", "erase units erased", true, false },
+	[BENCH_F_ERASES] = { "erases", "erases", "flash erase calls", true, false },
 	[BENCH_F_ERASE_BYTES] = { "erase_bytes", "erase_B", "bytes erased", true, false },
 	[BENCH_F_BLANK_ERASES] = { "blank_erases", "blank_er", "erases of already erased ranges",
 				   true, false },

@@ -24,7 +24,7 @@ enum bench_figure {
 	BENCH_F_READ_BYTES,
 	BENCH_F_PROGS,        /* flash program calls */
 	BENCH_F_PROG_BYTES,
-	BENCH_F_ERASES,       /* erase units erased */
+	BENCH_F_ERASES,       /* flash erase calls */
 	BENCH_F_ERASE_BYTES,
 	BENCH_F_BLANK_ERASES, /* erase calls on ranges that were already erased (not in the floor) */
 	BENCH_F_MAX_WEAR,     /* most erases of one erase unit, since the start of the run */

@@ -30,6 +30,7 @@
 #define W_GARBAGE 1
 #define W_STATE 4
 #define W_FIRST 4
+#define STRAY_BYTES 64 /* written bytes between data and ATEs that cost one point */
 
 void nvs_ate_decode(const uint8_t *p, struct nvs_raw_ate *ate)
 {
@@ -47,20 +48,16 @@ bool nvs_ate_crc_ok(const uint8_t *p)
 
 bool nvs_erased(const uint8_t *p, size_t n, uint8_t ev)
 {
-	uint8_t block[256];
-	size_t chunk;
+	size_t i;
 
-	if (n == 0)
+	if (n <= 32) {
+		for (i = 0; i < n; i++)
+			if (p[i] != ev)
+				return false;
 		return true;
-	if (p[0] != ev || p[n - 1] != ev)
-		return false;
-	memset(block, ev, sizeof(block));
-	for (; n; n -= chunk, p += chunk) {
-		chunk = n < sizeof(block) ? n : sizeof(block);
-		if (memcmp(p, block, chunk) != 0)
-			return false;
 	}
-	return true;
+	/* every byte equals its successor and the first is ev */
+	return p[0] == ev && memcmp(p, p + 1, n - 1) == 0;
 }
 
 uint32_t nvs_ate_size(uint32_t write_block)
@@ -150,6 +147,7 @@ static void wb_vote(struct wb_votes *v, uint32_t prev_end, uint32_t next)
 
 struct sector_probe {
 	uint32_t ates, gc_done, garbage;
+	uint32_t stray; /* written bytes between the last data and the ATE stack */
 	bool closed, bad_close, stack, dirty;
 	int first; /* +1: first ATE slot points at offset 0; -1: elsewhere or unreadable */
 };
@@ -163,7 +161,7 @@ static void probe_sector(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t e
 			 struct sector_probe *pr, struct wb_votes *votes)
 {
 	struct nvs_raw_ate ate;
-	uint32_t low = 0, data_end = 0, bad_run = 0, n = 0, p;
+	uint32_t low = 0, data_end = 0, bad_run = 0, n = 0, p, stack_low = ss;
 	bool have_prev = false;
 	uint32_t prev_end = 0;
 
@@ -180,6 +178,7 @@ static void probe_sector(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t e
 		if (nvs_erased(slot, as, ev))
 			break;
 		pr->stack = true;
+		stack_low = p;
 		if (n == 0)
 			pr->first = slot_valid(slot, as, ev) && fc_get_le16(slot + 2) == 0 ? 1 : -1;
 		if (!slot_valid(slot, as, ev)) {
@@ -211,6 +210,9 @@ static void probe_sector(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t e
 	}
 	if (!pr->closed && !pr->bad_close && !pr->stack)
 		pr->dirty = !nvs_erased(sec, ss, ev);
+	/* Healthy sectors keep erased bytes there, but for a torn write. */
+	for (p = data_end; pr->ates && p < stack_low; p++)
+		pr->stray += sec[p] != ev;
 }
 
 struct layout {
@@ -240,7 +242,7 @@ static void score_layout(const uint8_t *part, struct layout *lay, uint8_t ev)
 			 * empty, so it points at offset 0 (a record, delete or gc_done). */
 			s += (long)pr.ates + W_CLOSE * pr.closed + W_GC_DONE * (long)pr.gc_done +
 			     W_FIRST * pr.first - W_GARBAGE * (long)pr.garbage -
-			     W_STATE * pr.bad_close;
+			     W_STATE * pr.bad_close - (long)(pr.stray / STRAY_BYTES);
 			lay->ates += pr.ates;
 			lay->gc_done_ates += pr.gc_done;
 			lay->close_ates += pr.closed;
@@ -366,10 +368,14 @@ static int search_layouts(const uint8_t *part, size_t avail, const struct nvs_ge
 	return 0;
 }
 
+/*
+ * Certain: sector-end evidence and no other layout within 2/3 of the score
+ * (a layout of half the size legitimately reads about half the ATEs).
+ */
 static enum nvs_confidence layout_confidence(const struct nvs_geometry_report *rep)
 {
 	if (rep->runner_up_score == LONG_MIN || rep->runner_up_score <= 0 ||
-	    rep->runner_up_score * 2 <= rep->score)
+	    rep->runner_up_score * 3 <= rep->score * 2)
 		return (rep->close_ates + rep->gc_done_ates) ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
 	return NVS_CONF_LIKELY;
 }
@@ -388,8 +394,9 @@ static int detect_layout(const uint8_t *part, size_t avail, const struct nvs_geo
 	}
 	if (rep->score <= 0) {
 		say(why, why_len,
-		    "no sector layout shows NVS structures (best: %u-byte sectors, %u-byte ATE "
-		    "slots, no valid ATE stack); give --sector-size and --write-block",
+		    "no sector layout reads as NVS (the best, %u-byte sectors with %u-byte ATE "
+		    "slots, shows more damage than ATEs); give --sector-size and --write-block, "
+		    "and --offset if the partition does not start the file",
 		    rep->geo.sector_size, rep->geo.ate_size);
 		return -1;
 	}

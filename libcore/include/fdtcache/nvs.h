@@ -46,7 +46,16 @@ struct fc_nvs_config {
 	enum fc_nvs_lookup lookup;
 	struct fc_cache_slot *index_slots; /* may be NULL when index_slot_count is 0 */
 	uint32_t index_slot_count;         /* 0 or a power of two */
+	/* Optional RAM copy of FC_NVS_ATE_CACHE_WAYS aligned windows of ATE
+	 * areas (ate_cache_size / WAYS bytes each, least recently used one
+	 * refilled), so ATE reads of lookups that land near each other (a
+	 * settings name and its value, the next name) cost no flash read. Kept
+	 * equal to flash by every program and erase. INDEX mode only. */
+	uint8_t *ate_cache;      /* may be NULL when ate_cache_size is 0 */
+	uint32_t ate_cache_size; /* 0 (off) or a power of two >= WAYS ATE slots */
 };
+
+#define FC_NVS_ATE_CACHE_WAYS 2
 
 struct fc_nvs {
 	struct fc_nvs_config cfg;
@@ -60,6 +69,9 @@ struct fc_nvs {
 	uint32_t gc_done_ates; /* valid gc_done ATEs in the written sectors */
 	bool gap;              /* the index refused an id: ids it lacks are looked */
 	uint32_t gap_addr;     /* up by walking back to here (UINT32_MAX: everything) */
+	uint32_t ate_cache_addr[FC_NVS_ATE_CACHE_WAYS]; /* address of each window */
+	uint32_t ate_cache_len[FC_NVS_ATE_CACHE_WAYS];  /* bytes valid there, 0 = empty */
+	uint32_t ate_cache_lru;                         /* way to refill next */
 };
 
 /*
@@ -68,7 +80,8 @@ struct fc_nvs {
  * configuration (no device, write block > 32, sector size not a multiple of
  * the erase unit and the ATE slot or outside 6 slots..65536, fewer than 2
  * sectors, partition not erase-aligned or past the device, slot count not 0
- * or a power of two); FC_ECORRUPT for a partition that cannot be made sense
+ * or a power of two, ATE cache size not 0 or a power of two holding
+ * FC_NVS_ATE_CACHE_WAYS ATE slots); FC_ECORRUPT for a partition that cannot be made sense
  * of (every sector closed, an endless ATE chain); or a flash error.
  */
 int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg);
@@ -84,6 +97,26 @@ int fc_nvs_clear(struct fc_nvs *fs);
  * unmounted (its RAM state may no longer match the flash): mount again.
  */
 int fc_nvs_write(struct fc_nvs *fs, uint16_t id, const void *data, size_t len);
+
+/*
+ * Hints for fc_nvs_write_hint from a caller that knows more than the
+ * engine. If a hint is wrong, nothing is lost: the new value is written
+ * and becomes the newest, only the write is redundant (and with
+ * FC_NVS_HINT_ABSENT free space may read low until the next mount).
+ */
+#define FC_NVS_HINT_CHANGED 1u /* the stored value differs: skip the compare */
+#define FC_NVS_HINT_ABSENT 2u  /* id is not stored: skip the lookup too, unless
+				* the index holds the id (then its ATE is read) */
+
+/*
+ * fc_nvs_write_hint - fc_nvs_write with hints (0 = fc_nvs_write): a hinted
+ * write never reads the stored value, and with FC_NVS_HINT_ABSENT never
+ * walks the flash. The index is kept exact. Returns len, or 0 when a delete
+ * finds nothing to delete; errors as fc_nvs_write, FC_EINVAL for unknown
+ * hint bits.
+ */
+int fc_nvs_write_hint(struct fc_nvs *fs, uint16_t id, const void *data, size_t len,
+		      unsigned int hints);
 
 /* fc_nvs_delete - remove id. Returns 0 (also when absent) or as fc_nvs_write. */
 int fc_nvs_delete(struct fc_nvs *fs, uint16_t id);
