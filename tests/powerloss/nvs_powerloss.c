@@ -95,8 +95,7 @@ static int rig_mount(struct rig *r, enum fc_nvs_lookup lookup, uint32_t slots)
 	struct fc_nvs_config cfg = {
 		.flash = &r->sim.dev, .sector_size = SECTOR, .sector_count = SECTORS,
 		.data_crc = setup.data_crc, .lookup = lookup, .index_slots = r->slots,
-		.index_slot_count = slots,
-		.ate_cache = slots == 64 ? r->ate_cache : NULL,
+		.index_slot_count = slots, .ate_cache = slots == 64 ? r->ate_cache : NULL,
 		.ate_cache_size = slots == 64 ? sizeof(r->ate_cache) : 0,
 	};
 
