@@ -99,6 +99,7 @@ struct inspect {
 	struct fc_ram_flash ram;
 	struct fc_cache_slot *index;
 	struct fc_nvs fs;
+	struct fc_nvs_config mount_cfg;
 	int mount_rc;
 	int free_space;       /* exact, from the index */
 	int zephyr_free;      /* Zephyr's own count; < 0 when not computed */
@@ -472,14 +473,33 @@ static void zephyr_free_space(struct inspect *in)
 	g_free(mem);
 }
 
-static void mount_copy(struct inspect *in)
+/*
+ * The mount of the copy and the walk of the dump touch disjoint memory, so
+ * the mount runs on a second thread while the walk runs. Mount never uses
+ * data_crc (only reads, writes and walks do): the walk's verdict on it is
+ * put into the mounted fs once both are done.
+ */
+static gpointer mount_thread(gpointer data)
 {
-	struct fc_nvs_config cfg;
+	struct inspect *in = data;
+
+	in->mount_rc = fc_nvs_mount(&in->fs, &in->mount_cfg);
+	return NULL;
+}
+
+static GThread *mount_copy_start(struct inspect *in)
+{
+	fc_ram_flash_init(&in->ram, &in->fgeo, in->copy);
+	in->mount_cfg = nvs_config(in, &in->ram.dev, in->index);
+	return g_thread_new("mount", mount_thread, in);
+}
+
+static void mount_copy_finish(struct inspect *in, GThread *mount)
+{
 	uint32_t s;
 
-	fc_ram_flash_init(&in->ram, &in->fgeo, in->copy);
-	cfg = nvs_config(in, &in->ram.dev, in->index);
-	in->mount_rc = fc_nvs_mount(&in->fs, &cfg);
+	g_thread_join(mount);
+	in->fs.cfg.data_crc = in->data_crc;
 	for (s = 0; s < in->geo.geo.sector_count; s++)
 		describe_change(in, s);
 	if (in->mount_rc < 0) {
@@ -1632,6 +1652,7 @@ static int inspect(struct inspect *in, int history_id)
 	GError *err = NULL;
 	const struct options *o = &in->opt;
 	bool json;
+	GThread *mount;
 
 	/* Mapped, never read into a buffer: the private writable mapping is
 	 * the mount's copy, and its writes never reach the file. */
@@ -1654,9 +1675,10 @@ static int inspect(struct inspect *in, int history_id)
 	json = o->format && !strcmp(o->format, "json");
 	/* JSON always carries the verdicts, for scripts that diff them */
 	in->keep_ates = o->ates || history_id >= 0 || o->check || o->salvage || json;
+	mount = mount_copy_start(in);
 	walk_dump(in);
 	decide_data_crc(in);
-	mount_copy(in);
+	mount_copy_finish(in, mount);
 	if (in->mount_rc >= 0 && o->live)
 		read_live(in);
 	if (in->mount_rc >= 0 && o->settings)
