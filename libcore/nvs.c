@@ -223,15 +223,22 @@ static int dirty_end(const struct fc_nvs *fs, uint32_t addr, uint32_t len, uint3
 
 /* ---- ATEs ---- */
 
-static void ate_decode(const struct fc_nvs *fs, const uint8_t *b, struct ate *a)
+/* The slot's fields and erased state, without the crc8 check. */
+static void ate_fields(const struct fc_nvs *fs, const uint8_t *b, struct ate *a)
 {
 	a->id = fc_get_le16(b);
 	a->offset = fc_get_le16(b + 2);
 	a->len = fc_get_le16(b + 4);
 	a->part = b[6];
 	a->crc8 = b[7];
-	a->crc_ok = fc_crc8_ccitt(0xff, b, 7) == b[7];
+	a->crc_ok = false;
 	a->erased = all_erased(fs, b, FC_NVS_ATE_BYTES);
+}
+
+static void ate_decode(const struct fc_nvs *fs, const uint8_t *b, struct ate *a)
+{
+	ate_fields(fs, b, a);
+	a->crc_ok = fc_crc8_ccitt(0xff, b, 7) == b[7];
 }
 
 /* One ATE slot: the 8 ATE bytes then erase-value padding. */
@@ -307,8 +314,8 @@ static int cached_ate_read(struct fc_nvs *fs, uint32_t addr, struct ate *a)
 	return 0;
 }
 
-/* Read the ATE slot at addr through a window over its sector's ATE area. */
-static int win_ate(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr, struct ate *a)
+/* Fill the window over addr's sector's ATE area so it holds the slot at addr. */
+static int win_fill(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr)
 {
 	uint32_t o = offs(addr);
 
@@ -327,8 +334,17 @@ static int win_ate(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr, s
 		w->addr = mkaddr(sect(addr), start);
 		w->len = len;
 	}
-	ate_decode(fs, w->buf + (o - offs(w->addr)), a);
 	return 0;
+}
+
+/* Read the ATE slot at addr through a window over its sector's ATE area. */
+static int win_ate(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr, struct ate *a)
+{
+	int rc = win_fill(fs, w, addr);
+
+	if (!rc)
+		ate_decode(fs, w->buf + (offs(addr) - offs(w->addr)), a);
+	return rc;
 }
 
 static int close_read(const struct fc_nvs *fs, uint32_t s, struct ate *a)
@@ -1339,12 +1355,97 @@ struct walk_sector {
 	struct fc_nvs_sector_info info;
 };
 
-static enum fc_nvs_ate_status slot_status(struct fc_nvs *fs, const struct walk_sector *ws,
-					  uint32_t addr, const struct ate *a)
+/*
+ * What the walk learns of an ATE slot, kept in the caller's ops->slot_bits
+ * (2 bits a slot) so a later pass neither recomputes the crc8 nor probes the
+ * index again.
+ */
+#define SLOT_CRC_OK 1u
+#define SLOT_LIVE 2u
+
+struct walk_bits {
+	uint32_t *words; /* NULL: flags are recomputed on every pass */
+	uint32_t per_sector; /* ATE slots in a sector */
+};
+
+static void walk_bits_init(const struct fc_nvs *fs, const struct fc_nvs_walk_ops *ops,
+			   struct walk_bits *wb)
+{
+	uint32_t slots;
+
+	wb->per_sector = ssize(fs) / fs->ate_size;
+	slots = wb->per_sector * fs->cfg.sector_count;
+	wb->words = ops->slot_bits && ops->slot_bits_words >= slots / 16 + 1 ? ops->slot_bits : NULL;
+}
+
+static uint32_t slot_no(const struct walk_bits *wb, const struct fc_nvs *fs, uint32_t addr)
+{
+	return sect(addr) * wb->per_sector + offs(addr) / fs->ate_size;
+}
+
+static void bits_put(const struct walk_bits *wb, const struct fc_nvs *fs, uint32_t addr,
+		     uint32_t flags)
+{
+	uint32_t n = slot_no(wb, fs, addr), sh = n % 16 * 2;
+
+	wb->words[n / 16] = (wb->words[n / 16] & ~(3u << sh)) | flags << sh;
+}
+
+static uint32_t bits_get(const struct walk_bits *wb, const struct fc_nvs *fs, uint32_t addr)
+{
+	uint32_t n = slot_no(wb, fs, addr);
+
+	return wb->words[n / 16] >> (n % 16 * 2) & 3u;
+}
+
+static bool id_entry(const struct fc_nvs *fs, const struct ate *a)
+{
+	return ate_valid(fs, a) && a->id != ID_SPECIAL && a->len;
+}
+
+/* Flags of a decoded ATE: live when the index holds it as its id's newest. */
+static uint32_t slot_flags(struct fc_nvs *fs, bool in_log, uint32_t addr, const struct ate *a)
 {
 	uint32_t v;
 
 	if (!a->crc_ok)
+		return 0;
+	if (in_log && id_entry(fs, a) && fc_cache_peek(&fs->index, a->id, &v) && v == addr)
+		return SLOT_CRC_OK | SLOT_LIVE;
+	return SLOT_CRC_OK;
+}
+
+/*
+ * Index build of the walk, newest first: the ATE the index takes for its id
+ * is the live one, noted with the crc8 result so later passes skip both.
+ */
+static int walk_build_slot(struct fc_nvs *fs, uint32_t addr, const struct ate *a, void *arg)
+{
+	const struct walk_bits *wb = arg;
+	uint32_t flags = a->crc_ok ? SLOT_CRC_OK : 0;
+	int rc = 0;
+
+	if (ate_valid(fs, a) && a->id != ID_SPECIAL) {
+		uint32_t v = addr | (a->len ? 0 : DEL_FLAG);
+
+		/* room for one more key: no need to look for this one first */
+		rc = fs->index.used + 1 < fs->index.nslots
+			     ? fc_cache_prefill(&fs->index, a->id, v, FC_CACHE_IF_EMPTY)
+			     : index_put(fs, a->id, v, true);
+		if (rc == FC_ENOSPC) {
+			fs->gap = true;
+			rc = 0;
+		}
+		if (rc > 0 && a->len)
+			flags |= SLOT_LIVE;
+	}
+	bits_put(wb, fs, addr, flags);
+	return rc < 0 ? rc : 0;
+}
+
+static enum fc_nvs_ate_status slot_status(struct fc_nvs *fs, const struct ate *a, uint32_t flags)
+{
+	if (!(flags & SLOT_CRC_OK))
 		return a->crc8 == erase_value(fs) ? FC_NVS_ATE_TORN : FC_NVS_ATE_CRC_BAD;
 	if (!ate_valid(fs, a))
 		return FC_NVS_ATE_OUT_OF_BOUNDS;
@@ -1352,9 +1453,7 @@ static enum fc_nvs_ate_status slot_status(struct fc_nvs *fs, const struct walk_s
 		return a->len ? FC_NVS_ATE_STALE : FC_NVS_ATE_GC_DONE;
 	if (!a->len)
 		return FC_NVS_ATE_DELETED;
-	if (ws->in_log && fc_cache_peek(&fs->index, a->id, &v) && v == addr)
-		return FC_NVS_ATE_LIVE;
-	return FC_NVS_ATE_STALE;
+	return flags & SLOT_LIVE ? FC_NVS_ATE_LIVE : FC_NVS_ATE_STALE;
 }
 
 /* Does the value of a (at sector s) match the CRC-32 stored after it? */
@@ -1377,35 +1476,64 @@ static int value_crc_ok(const struct fc_nvs *fs, uint32_t s, const struct ate *a
 	return rc;
 }
 
+/* The bytes of the ATE slot at addr, through the window. */
+static int win_slot(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr,
+		    const uint8_t **b)
+{
+	int rc = win_fill(fs, w, addr);
+
+	*b = rc ? NULL : w->buf + (offs(addr) - offs(w->addr));
+	return rc;
+}
+
+/*
+ * The flags of the slot at addr: from the bits when an earlier pass noted
+ * them, else from its crc8 and the index (and noted when there are bits).
+ */
+static uint32_t walk_flags(struct fc_nvs *fs, const struct walk_bits *wb, bool known,
+			   bool in_log, uint32_t addr, const uint8_t *b, struct ate *a)
+{
+	uint32_t flags;
+
+	if (wb->words && known)
+		return bits_get(wb, fs, addr);
+	a->crc_ok = fc_crc8_ccitt(0xff, b, 7) == b[7];
+	flags = slot_flags(fs, in_log, addr, a);
+	if (wb->words)
+		bits_put(wb, fs, addr, flags);
+	return flags;
+}
+
 /* One pass over a sector's listed slots: count (ops NULL) or report each ATE. */
-static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws,
+static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws, const struct walk_bits *wb,
 		      const struct fc_nvs_walk_ops *ops, void *ctx)
 {
 	struct slot_win w = { .len = 0 };
 	struct fc_nvs_sector_info *si = &ws->info;
+	/* the index build noted the log's slots, the count pass the others */
+	bool known = ws->in_log || ops;
 	uint32_t data_end = 0;
 	struct ate a;
 	int rc;
 
 	for (uint32_t o = offs(ws->low); o <= top_slot(fs); o += fs->ate_size) {
 		struct fc_nvs_ate_info ai;
+		const uint8_t *b;
+		uint32_t flags;
 
-		rc = win_ate(fs, &w, mkaddr(ws->s, o), &a);
+		ai.addr = mkaddr(ws->s, o);
+		rc = win_slot(fs, &w, ai.addr, &b);
 		if (rc)
 			return rc;
+		ate_fields(fs, b, &a);
 		if (a.erased)
 			continue;
-		ai.addr = mkaddr(ws->s, o);
-		ai.id = a.id;
-		ai.offset = a.offset;
-		ai.len = a.len;
-		ai.part = a.part;
-		ai.crc8 = a.crc8;
-		ai.status = slot_status(fs, ws, ai.addr, &a);
-		ai.data_crc_ok = false;
-		if (ate_valid(fs, &a))
-			data_end = FC_MAX(data_end, al(fs, (uint32_t)a.offset + a.len));
+		flags = walk_flags(fs, wb, known, ws->in_log, ai.addr, b, &a);
+		a.crc_ok = flags & SLOT_CRC_OK;
+		ai.status = slot_status(fs, &a, flags);
 		if (!ops) {
+			if (ate_valid(fs, &a))
+				data_end = FC_MAX(data_end, al(fs, (uint32_t)a.offset + a.len));
 			si->live += ai.status == FC_NVS_ATE_LIVE;
 			si->stale += ai.status == FC_NVS_ATE_STALE;
 			si->deleted += ai.status == FC_NVS_ATE_DELETED;
@@ -1414,6 +1542,12 @@ static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws,
 			si->gc_done |= ai.status == FC_NVS_ATE_GC_DONE;
 			continue;
 		}
+		ai.id = a.id;
+		ai.offset = a.offset;
+		ai.len = a.len;
+		ai.part = a.part;
+		ai.crc8 = a.crc8;
+		ai.data_crc_ok = false;
 		if (fs->cfg.data_crc && a.len >= CRC_SIZE &&
 		    (ai.status == FC_NVS_ATE_LIVE || ai.status == FC_NVS_ATE_STALE)) {
 			rc = value_crc_ok(fs, ws->s, &a, &ai.data_crc_ok);
@@ -1449,7 +1583,9 @@ static int walk_close(const struct walk_sector *ws, const struct fc_nvs_walk_ops
 	ai.len = ws->close.len;
 	ai.part = ws->close.part;
 	ai.crc8 = ws->close.crc8;
-	ai.status = close_valid(fs, &ws->close) ? FC_NVS_ATE_CLOSE : slot_status(fs, ws, ai.addr, &ws->close);
+	ai.status = close_valid(fs, &ws->close)
+			    ? FC_NVS_ATE_CLOSE
+			    : slot_status(fs, &ws->close, slot_flags(fs, ws->in_log, ai.addr, &ws->close));
 	ai.data_crc_ok = false;
 	return ops->ate(ctx, &ai);
 }
@@ -1482,6 +1618,7 @@ static int walk_low(struct fc_nvs *fs, struct walk_sector *ws)
 int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *ops, void *ctx)
 {
 	struct fc_nvs fs;
+	struct walk_bits wb;
 	uint32_t wsec, n, log_len = 0;
 	int rc = check_config(cfg);
 
@@ -1501,8 +1638,10 @@ int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *o
 		rc = skip_dirty_data(&fs);
 	if (!rc)
 		rc = fc_cache_init(&fs.index, FC_CACHE_PROBE, cfg->index_slots, cfg->index_slot_count);
+	walk_bits_init(&fs, ops, &wb);
 	if (!rc)
-		rc = for_each_slot(&fs, build_slot, NULL);
+		rc = wb.words ? for_each_slot(&fs, walk_build_slot, &wb)
+			      : for_each_slot(&fs, build_slot, NULL);
 	if (rc)
 		return rc;
 	if (fs.gap)
@@ -1543,7 +1682,7 @@ int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *o
 		if (ws.info.state != FC_NVS_SECTOR_ERASED)
 			rc = walk_low(&fs, &ws);
 		if (!rc)
-			rc = walk_slots(&fs, &ws, NULL, ctx);
+			rc = walk_slots(&fs, &ws, &wb, NULL, ctx);
 		if (!rc && ws.s == wsec)
 			ws.info.free_bytes = offs(fs.ate_wra) + fs.ate_size - offs(fs.data_wra);
 		if (!rc && ops->sector)
@@ -1551,7 +1690,7 @@ int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *o
 		if (!rc)
 			rc = walk_close(&ws, ops, ctx, &fs);
 		if (!rc)
-			rc = walk_slots(&fs, &ws, ops, ctx);
+			rc = walk_slots(&fs, &ws, &wb, ops, ctx);
 		if (rc)
 			return rc;
 	}

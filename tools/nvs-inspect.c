@@ -362,12 +362,17 @@ static void raw_sector_states(struct inspect *in)
 static void walk_dump(struct inspect *in)
 {
 	struct fc_nvs_config cfg = nvs_config(in, &in->rom.dev, in->scratch);
-	struct fc_nvs_walk_ops ops = { walk_sector_cb, walk_ate_cb };
+	uint32_t words = FC_NVS_WALK_BITS_WORDS(cfg.sector_size, cfg.sector_count);
+	struct fc_nvs_walk_ops ops = { .sector = walk_sector_cb, .ate = walk_ate_cb };
 	int rc;
 
+	/* each ATE's crc8 and live check once, not once per pass of the walk */
+	ops.slot_bits = g_new(uint32_t, words);
+	ops.slot_bits_words = words;
 	cfg.data_crc = false;
 	g_array_set_size(in->sectors, in->geo.geo.sector_count);
 	rc = fc_nvs_walk(&cfg, &ops, in);
+	g_free(ops.slot_bits);
 	if (rc < 0) {
 		verdict(in, SEV_ERROR, "walk-fails", -1, -1,
 			"the partition cannot be walked (%s): sector states below come from the "

@@ -234,13 +234,28 @@ struct walk_log {
 	unsigned int sectors, live, torn, corrupt, ages, crc_ok, last_age;
 	int stop_after;
 	unsigned int ates;
+	uint32_t sig; /* of every callback's fields, in order */
 };
+
+static void sig_mix(struct walk_log *w, uint32_t v)
+{
+	w->sig = (w->sig ^ v) * 16777619u;
+}
 
 static int on_sector(void *ctx, const struct fc_nvs_sector_info *si)
 {
 	struct walk_log *w = ctx;
 
 	ck_assert_uint_eq(si->age, w->sectors); /* oldest first, each sector once */
+	sig_mix(w, si->sector);
+	sig_mix(w, si->state);
+	sig_mix(w, si->gc_done);
+	sig_mix(w, si->live);
+	sig_mix(w, si->stale);
+	sig_mix(w, si->deleted);
+	sig_mix(w, si->bad);
+	sig_mix(w, si->used_bytes);
+	sig_mix(w, si->free_bytes);
 	w->sectors++;
 	w->corrupt += si->state == FC_NVS_SECTOR_CORRUPT;
 	ck_assert_uint_le(si->used_bytes + si->free_bytes, w->sector_size);
@@ -251,6 +266,12 @@ static int on_ate(void *ctx, const struct fc_nvs_ate_info *ai)
 {
 	struct walk_log *w = ctx;
 
+	sig_mix(w, ai->addr);
+	sig_mix(w, ai->id);
+	sig_mix(w, ai->offset);
+	sig_mix(w, ai->len);
+	sig_mix(w, ai->status);
+	sig_mix(w, ai->data_crc_ok);
 	w->ates++;
 	if (w->stop_after && (int)w->ates == w->stop_after)
 		return 42;
@@ -280,9 +301,10 @@ START_TEST(vector_walk)
 	struct dev *d = g_new0(struct dev, 1);
 	struct fc_rom_flash rom;
 	struct fc_nvs_config cfg;
-	struct fc_nvs_walk_ops ops = { on_sector, on_ate };
-	struct walk_log w = { 0 };
+	struct fc_nvs_walk_ops ops = { .sector = on_sector, .ate = on_ate };
+	struct walk_log w = { 0 }, wbits;
 	uint8_t *orig;
+	uint32_t sig;
 
 	parse_expect(name, &e);
 	dev_load(d, name, &e);
@@ -302,6 +324,22 @@ START_TEST(vector_walk)
 	ck_assert_uint_eq(w.corrupt, !strcmp(name, "nvs_cut_close"));
 	ck_assert_uint_eq(d->cnt.progs + d->cnt.erases, 0);
 	ck_assert_mem_eq(d->mem, orig, d->size);
+	/* slot bits for the walk to remember crc8 and live checks: same callbacks */
+	sig = w.sig;
+	memset(&wbits, 0, sizeof(wbits));
+	wbits.e = &e;
+	wbits.mem = d->mem;
+	wbits.sector_size = e.sector_size;
+	ops.slot_bits_words = FC_NVS_WALK_BITS_WORDS(e.sector_size, e.sectors);
+	ops.slot_bits = g_new(uint32_t, ops.slot_bits_words);
+	memset(ops.slot_bits, 0xa5, ops.slot_bits_words * sizeof(uint32_t)); /* not cleared */
+	ck_assert_int_eq(fc_nvs_walk(&cfg, &ops, &wbits), 0);
+	ck_assert_uint_eq(wbits.ates, w.ates);
+	ck_assert_uint_eq(wbits.live, w.live);
+	ck_assert_uint_eq(wbits.sig, sig);
+	g_free(ops.slot_bits);
+	ops.slot_bits = NULL;
+	ops.slot_bits_words = 0;
 	/* a callback's value stops the walk */
 	memset(&w, 0, sizeof(w));
 	w.e = &e;

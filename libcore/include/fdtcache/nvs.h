@@ -183,7 +183,17 @@ struct fc_nvs_walk_ops {
 	/* Either may be NULL; a non-zero return stops the walk and is returned. */
 	int (*sector)(void *ctx, const struct fc_nvs_sector_info *info);
 	int (*ate)(void *ctx, const struct fc_nvs_ate_info *info);
+	/* Optional scratch of 2 bits per ATE slot, at least
+	 * FC_NVS_WALK_BITS_WORDS(sector_size, sector_count) words: each ATE's
+	 * crc8 and live check then run once, not once per pass. NULL (or too
+	 * small): they are recomputed. Results are the same either way. */
+	uint32_t *slot_bits;
+	uint32_t slot_bits_words;
 };
+
+/* Words of slot_bits enough for any write block (ATE slots of 8 bytes or more). */
+#define FC_NVS_WALK_BITS_WORDS(sector_size, sector_count) \
+	((uint32_t)(((uint64_t)(sector_size) * (sector_count) / 8 + 15) / 16 + 1))
 
 /*
  * fc_nvs_walk - visit every sector (oldest first) and its ATEs (newest first
