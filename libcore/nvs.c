@@ -1476,16 +1476,6 @@ static int value_crc_ok(const struct fc_nvs *fs, uint32_t s, const struct ate *a
 	return rc;
 }
 
-/* The bytes of the ATE slot at addr, through the window. */
-static int win_slot(const struct fc_nvs *fs, struct slot_win *w, uint32_t addr,
-		    const uint8_t **b)
-{
-	int rc = win_fill(fs, w, addr);
-
-	*b = rc ? NULL : w->buf + (offs(addr) - offs(w->addr));
-	return rc;
-}
-
 /*
  * The flags of the slot at addr: from the bits when an earlier pass noted
  * them, else from its crc8 and the index (and noted when there are bits).
@@ -1512,7 +1502,7 @@ static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws, const struct wa
 	struct fc_nvs_sector_info *si = &ws->info;
 	/* the index build noted the log's slots, the count pass the others */
 	bool known = ws->in_log || ops;
-	uint32_t data_end = 0;
+	uint32_t data_end = 0, win_end = 0; /* offset just past the window */
 	struct ate a;
 	int rc;
 
@@ -1522,9 +1512,14 @@ static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws, const struct wa
 		uint32_t flags;
 
 		ai.addr = mkaddr(ws->s, o);
-		rc = win_slot(fs, &w, ai.addr, &b);
-		if (rc)
-			return rc;
+		/* slots go up and a window starts at or below the slot it is read for */
+		if (o + FC_NVS_ATE_BYTES > win_end) {
+			rc = win_fill(fs, &w, ai.addr);
+			if (rc)
+				return rc;
+			win_end = offs(w.addr) + w.len;
+		}
+		b = w.buf + (o - offs(w.addr));
 		ate_fields(fs, b, &a);
 		if (a.erased)
 			continue;
