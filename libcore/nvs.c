@@ -1365,35 +1365,36 @@ struct walk_sector {
 
 struct walk_bits {
 	uint32_t *words; /* NULL: flags are recomputed on every pass */
-	uint32_t per_sector; /* ATE slots in a sector */
 };
 
 static void walk_bits_init(const struct fc_nvs *fs, const struct fc_nvs_walk_ops *ops,
 			   struct walk_bits *wb)
 {
-	uint32_t slots;
+	uint32_t units = ssize(fs) * fs->cfg.sector_count / FC_NVS_ATE_BYTES;
 
-	wb->per_sector = ssize(fs) / fs->ate_size;
-	slots = wb->per_sector * fs->cfg.sector_count;
-	wb->words = ops->slot_bits && ops->slot_bits_words >= slots / 16 + 1 ? ops->slot_bits : NULL;
+	wb->words = ops->slot_bits && ops->slot_bits_words >= units / 16 + 1 ? ops->slot_bits : NULL;
 }
 
-static uint32_t slot_no(const struct walk_bits *wb, const struct fc_nvs *fs, uint32_t addr)
+/*
+ * Slots are at least FC_NVS_ATE_BYTES apart, so a slot's partition offset
+ * over that is a unique number for it, and a shift instead of a division.
+ */
+static uint32_t slot_no(const struct fc_nvs *fs, uint32_t addr)
 {
-	return sect(addr) * wb->per_sector + offs(addr) / fs->ate_size;
+	return (sect(addr) * ssize(fs) + offs(addr)) / FC_NVS_ATE_BYTES;
 }
 
 static void bits_put(const struct walk_bits *wb, const struct fc_nvs *fs, uint32_t addr,
 		     uint32_t flags)
 {
-	uint32_t n = slot_no(wb, fs, addr), sh = n % 16 * 2;
+	uint32_t n = slot_no(fs, addr), sh = n % 16 * 2;
 
 	wb->words[n / 16] = (wb->words[n / 16] & ~(3u << sh)) | flags << sh;
 }
 
 static uint32_t bits_get(const struct walk_bits *wb, const struct fc_nvs *fs, uint32_t addr)
 {
-	uint32_t n = slot_no(wb, fs, addr);
+	uint32_t n = slot_no(fs, addr);
 
 	return wb->words[n / 16] >> (n % 16 * 2) & 3u;
 }
