@@ -97,6 +97,8 @@ struct inspect {
 	/* mount on a copy */
 	uint8_t *copy;
 	struct fc_ram_flash ram;
+	struct fc_flash copy_dev; /* ram, noting which sectors the mount changes */
+	uint8_t *touched;         /* per sector: programmed or erased by the mount */
 	struct fc_cache_slot *index;
 	struct fc_nvs fs;
 	struct fc_nvs_config mount_cfg;
@@ -484,6 +486,37 @@ static void zephyr_free_space(struct inspect *in)
  * data_crc (only reads, writes and walks do): the walk's verdict on it is
  * put into the mounted fs once both are done.
  */
+static void note_touched(struct inspect *in, uint32_t off, uint32_t len)
+{
+	uint32_t ss = in->geo.geo.sector_size, s;
+
+	for (s = off / ss; len && s <= (off + len - 1) / ss && s < in->geo.geo.sector_count; s++)
+		in->touched[s] = 1;
+}
+
+static int copy_read(void *ctx, uint32_t off, void *buf, uint32_t len)
+{
+	struct inspect *in = ctx;
+
+	return in->ram.dev.read(in->ram.dev.ctx, off, buf, len);
+}
+
+static int copy_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
+{
+	struct inspect *in = ctx;
+
+	note_touched(in, off, len);
+	return in->ram.dev.prog(in->ram.dev.ctx, off, buf, len);
+}
+
+static int copy_erase(void *ctx, uint32_t off, uint32_t len)
+{
+	struct inspect *in = ctx;
+
+	note_touched(in, off, len);
+	return in->ram.dev.erase(in->ram.dev.ctx, off, len);
+}
+
 static gpointer mount_thread(gpointer data)
 {
 	struct inspect *in = data;
@@ -495,7 +528,13 @@ static gpointer mount_thread(gpointer data)
 static GThread *mount_copy_start(struct inspect *in)
 {
 	fc_ram_flash_init(&in->ram, &in->fgeo, in->copy);
-	in->mount_cfg = nvs_config(in, &in->ram.dev, in->index);
+	in->copy_dev = in->ram.dev;
+	in->copy_dev.read = copy_read;
+	in->copy_dev.prog = copy_prog;
+	in->copy_dev.erase = copy_erase;
+	in->copy_dev.ctx = in;
+	in->touched = g_new0(uint8_t, in->geo.geo.sector_count);
+	in->mount_cfg = nvs_config(in, &in->copy_dev, in->index);
 	return g_thread_new("mount", mount_thread, in);
 }
 
@@ -505,8 +544,10 @@ static void mount_copy_finish(struct inspect *in, GThread *mount)
 
 	g_thread_join(mount);
 	in->fs.cfg.data_crc = in->data_crc;
+	/* only sectors the mount wrote can differ from the dump */
 	for (s = 0; s < in->geo.geo.sector_count; s++)
-		describe_change(in, s);
+		if (in->touched[s])
+			describe_change(in, s);
 	if (in->mount_rc < 0) {
 		verdict(in, SEV_ERROR, "mount-fails", -1, -1, "a mount fails: %s",
 			fc_strerror(in->mount_rc));
@@ -1646,6 +1687,7 @@ static void free_inspect(struct inspect *in)
 	g_ptr_array_free(in->actions, TRUE);
 	g_free(in->scratch);
 	g_free(in->index);
+	g_free(in->touched);
 	g_free(in->padded);
 	if (in->map)
 		g_mapped_file_unref(in->map);
