@@ -651,7 +651,7 @@ static int sector_forget(struct fc_nvs *fs, uint32_t s)
 				fs->gc_done_ates--;
 		} else if (fc_cache_peek(&fs->index, a.id, &v) && (v & ~DEL_FLAG) == at) {
 			fc_cache_invalidate(&fs->index, a.id);
-			if (a.len)
+			if (a.len && !fs->live_unknown)
 				fs->live_bytes -= entry_bytes(fs, a.len);
 		}
 	}
@@ -934,21 +934,6 @@ static int build_slot(struct fc_nvs *fs, uint32_t addr, const struct ate *a, voi
 	return rc < 0 ? rc : 0;
 }
 
-/* Live bytes of the ids the index refused (a second pass when it overflowed). */
-static int gap_slot(struct fc_nvs *fs, uint32_t addr, const struct ate *a, void *arg)
-{
-	int rc;
-
-	(void)arg;
-	if (!ate_valid(fs, a) || a->id == ID_SPECIAL || !a->len ||
-	    fc_cache_peek(&fs->index, a->id, NULL))
-		return 0;
-	rc = is_newest(fs, a->id, addr);
-	if (rc > 0)
-		fs->live_bytes += entry_bytes(fs, a->len);
-	return rc < 0 ? rc : 0;
-}
-
 /* Zephyr's cache rebuild: a walk from the newest ATE, first valid one per slot wins. */
 static int zcache_rebuild(struct fc_nvs *fs)
 {
@@ -982,6 +967,7 @@ static int index_build(struct fc_nvs *fs)
 	int rc;
 
 	fs->live_bytes = 0;
+	fs->live_unknown = false;
 	fs->gc_done_ates = 0;
 	fs->gap = false;
 	fs->gap_addr = 0;
@@ -1001,7 +987,9 @@ static int index_build(struct fc_nvs *fs)
 		fs->gap = true;
 		fs->gap_addr = NO_ADDR;
 	}
-	return fs->gap ? for_each_slot(fs, gap_slot, NULL) : 0;
+	/* the refused ids' live bytes are counted when free space is asked */
+	fs->live_unknown = fs->gap;
+	return 0;
 }
 
 /* A gc_done ATE above the write pointer of the write sector? */
@@ -1185,9 +1173,9 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 	rc = write_entry(fs, id, data, len);
 	if (rc)
 		return rc;
-	if (found && old.len)
+	if (found && old.len && !fs->live_unknown)
 		fs->live_bytes -= entry_bytes(fs, old.len);
-	if (len)
+	if (len && !fs->live_unknown)
 		fs->live_bytes += entry_bytes(fs, (uint16_t)(len + crc_size(fs)));
 	return (int)len;
 }
@@ -1299,6 +1287,82 @@ static int zephyr_free_space(struct fc_nvs *fs, uint32_t *space)
 	return 0;
 }
 
+/*
+ * Counting the live bytes after a mount whose index overflowed. An indexed
+ * id is live at the ATE the index names. A refused id is live at its first
+ * valid ATE in scan order (newest first); with no memory to spare for every
+ * id, each pass remembers the ids of one group of GROUP_IDS in a bitmap and
+ * the next group holding refused ids, so the passes are as many as the
+ * groups in use, each reading the ATE areas once.
+ */
+#define GROUP_SHIFT 10u
+#define GROUP_IDS (1u << GROUP_SHIFT)
+#define GROUPS (0x10000u >> GROUP_SHIFT)
+#define NO_GROUP UINT32_MAX
+
+struct live_count {
+	uint32_t bytes;
+	uint32_t pass;
+	uint32_t first; /* group of the first refused ATE: groups are taken in order from it */
+	uint32_t group; /* counted in this pass (NO_GROUP until the first pass meets one) */
+	uint32_t next;  /* the nearest later group holding refused ids */
+	uint8_t seen[GROUP_IDS / 8];
+};
+
+/* Position of a group in the order of passes. */
+static uint32_t group_rank(const struct live_count *c, uint32_t g)
+{
+	return g == NO_GROUP ? GROUPS : (g + GROUPS - c->first) % GROUPS;
+}
+
+static int count_slot(struct fc_nvs *fs, uint32_t addr, const struct ate *a, void *arg)
+{
+	struct live_count *c = arg;
+	uint32_t v, g = a->id >> GROUP_SHIFT, bit = a->id & (GROUP_IDS - 1u);
+
+	if (!ate_valid(fs, a) || a->id == ID_SPECIAL)
+		return 0;
+	if (fc_cache_peek(&fs->index, a->id, &v)) {
+		if (!c->pass && v == addr && a->len)
+			c->bytes += entry_bytes(fs, a->len);
+		return 0;
+	}
+	if (c->group == NO_GROUP)
+		c->group = c->first = g;
+	if (g != c->group) {
+		if (group_rank(c, g) > group_rank(c, c->group) &&
+		    group_rank(c, g) < group_rank(c, c->next))
+			c->next = g;
+		return 0;
+	}
+	if (c->seen[bit / 8] & 1u << bit % 8)
+		return 0;
+	c->seen[bit / 8] |= (uint8_t)(1u << bit % 8);
+	if (a->len)
+		c->bytes += entry_bytes(fs, a->len);
+	return 0;
+}
+
+static int live_recount(struct fc_nvs *fs)
+{
+	struct live_count c = { .bytes = 0, .pass = 0, .first = 0, .group = NO_GROUP };
+
+	do {
+		int rc;
+
+		FC_MEMSET(c.seen, 0, sizeof(c.seen));
+		c.next = NO_GROUP;
+		rc = for_each_slot(fs, count_slot, &c);
+		if (rc)
+			return rc;
+		c.group = c.next;
+		c.pass++;
+	} while (c.group != NO_GROUP);
+	fs->live_bytes = c.bytes;
+	fs->live_unknown = false;
+	return 0;
+}
+
 int fc_nvs_calc_free_space(struct fc_nvs *fs)
 {
 	uint32_t space;
@@ -1312,7 +1376,14 @@ int fc_nvs_calc_free_space(struct fc_nvs *fs)
 		if (rc)
 			return rc;
 	} else {
-		uint32_t used = fs->live_bytes + fs->gc_done_ates * fs->ate_size;
+		uint32_t used;
+
+		if (fs->live_unknown) {
+			rc = live_recount(fs);
+			if (rc)
+				return rc;
+		}
+		used = fs->live_bytes + fs->gc_done_ates * fs->ate_size;
 
 		/* garbage can claim more than the partition holds */
 		space = used < space ? space - used : 0;

@@ -413,6 +413,76 @@ START_TEST(full_index_drops_deletes)
 END_TEST
 
 /*
+ * Remounting with an index smaller than the ids: mount costs what it costs
+ * with a full index (the refused ids' live bytes are not summed then), the
+ * first free-space query reads the ATE areas once per group of 1024 ids
+ * holding refused ids, and the total is exact, also after writes, deletes
+ * and GC made while it was not yet counted.
+ */
+START_TEST(small_index_remount_counts_free_space_lazily)
+{
+	static const uint16_t base[] = { 0x0000, 0x8000, 0xc000 };
+	struct rig *small = rig_new(4096, 8, 4, 64), *full = rig_new(4096, 8, 4, 1024);
+	struct rig *rigs[] = { small, full };
+	uint8_t v[4];
+
+	for (size_t m = 0; m < G_N_ELEMENTS(rigs); m++) {
+		rig_mount(rigs[m]);
+		for (unsigned int pass = 1; pass <= 2; pass++)
+			for (uint16_t id = 1; id <= 255; id++) {
+				value(v, id, pass, 4);
+				ck_assert_int_eq(fc_nvs_write(&rigs[m]->fs, id, v, 4), 4);
+			}
+		counting_flash_reset(&rigs[m]->cnt);
+		rig_mount(rigs[m]);
+	}
+	/* the spec's reference partition: both mounts read alike */
+	ck_assert(small->fs.gap);
+	ck_assert_uint_eq(small->cnt.reads, full->cnt.reads);
+	ck_assert_uint_eq(small->cnt.reads, 51);
+	counting_flash_reset(&small->cnt);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&small->fs), 7 * 4080 - 2 * 8 - 255 * 12);
+	ck_assert_uint_eq(small->cnt.reads, 19); /* one pass: ids 1..255 are one group */
+	counting_flash_reset(&small->cnt);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&small->fs), 7 * 4080 - 2 * 8 - 255 * 12);
+	ck_assert_uint_eq(small->cnt.reads, 0);
+
+	/* ids in three groups; changes made before the first query */
+	for (size_t m = 0; m < G_N_ELEMENTS(rigs); m++) {
+		for (size_t g = 0; g < G_N_ELEMENTS(base); g++)
+			for (uint16_t k = 1; k <= 40; k++) {
+				value(v, (uint16_t)(base[g] + k), 3, 4);
+				ck_assert_int_eq(fc_nvs_write(&rigs[m]->fs, (uint16_t)(base[g] + k), v, 4), 4);
+			}
+		rig_mount(rigs[m]);
+		for (uint16_t k = 1; k <= 40; k += 3) {
+			ck_assert_int_eq(fc_nvs_delete(&rigs[m]->fs, (uint16_t)(0x8000 + k)), 0);
+			value(v, (uint16_t)(0xc000 + k), 4, 3);
+			ck_assert_int_eq(fc_nvs_write(&rigs[m]->fs, (uint16_t)(0xc000 + k), v, 3), 3);
+		}
+		ck_assert_int_eq(fc_nvs_sector_use_next(&rigs[m]->fs), 0);
+	}
+	ck_assert_mem_eq(small->mem, full->mem, 8 * 4096);
+	ck_assert(small->fs.gap);
+	counting_flash_reset(&small->cnt);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&small->fs), fc_nvs_calc_free_space(&full->fs));
+	/* the newest ids (0xc0xx) all fit in the index: a pass for the refused
+	 * 0x80xx ids, then one wrapping round to the low ids, 26 reads each */
+	ck_assert_uint_eq(small->cnt.reads, 2 * 26);
+	/* from here on it is kept exact without reads */
+	for (uint16_t k = 2; k <= 40; k += 5) {
+		ck_assert_int_eq(fc_nvs_delete(&small->fs, (uint16_t)(0xc000 + k)), 0);
+		ck_assert_int_eq(fc_nvs_delete(&full->fs, (uint16_t)(0xc000 + k)), 0);
+	}
+	counting_flash_reset(&small->cnt);
+	ck_assert_int_eq(fc_nvs_calc_free_space(&small->fs), fc_nvs_calc_free_space(&full->fs));
+	ck_assert_uint_eq(small->cnt.reads, 0);
+	rig_free(small);
+	rig_free(full);
+}
+END_TEST
+
+/*
  * Mount never hangs or crashes on garbage: random bytes, a written
  * partition with random bytes changed, every sector closed. It mounts or
  * returns an error; once mounted, reads and writes behave.
@@ -602,6 +672,7 @@ int main(void)
 	tcase_add_test(tc, ate_cache_reads_windows);
 	tcase_add_test(tc, garbage_never_hangs);
 	tcase_add_test(tc, full_index_drops_deletes);
+	tcase_add_test(tc, small_index_remount_counts_free_space_lazily);
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);
 }

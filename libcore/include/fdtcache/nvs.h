@@ -28,7 +28,9 @@ enum fc_nvs_lookup {
 	 * more slots than ids on flash (live or deleted; one slot always
 	 * stays empty) no lookup, miss or free-space query reads flash. With
 	 * fewer, ids the map refused are found by walking back to the oldest
-	 * refused ATE. Free space is O(1) in every case. */
+	 * refused ATE. Free space is O(1), except the first query after a
+	 * mount whose map overflowed: it reads the ATE areas once per group
+	 * of 1024 ids holding ids the map refused. */
 	FC_NVS_LOOKUP_INDEX = 0,
 	/* Zephyr's algorithms, for comparisons: the slots act as Zephyr's
 	 * lookup cache (newest ATE of the ids hashing to a slot, walk from
@@ -67,6 +69,8 @@ struct fc_nvs {
 	/* private to nvs.c */
 	uint32_t live_bytes;   /* align(len) + ATE slot summed over live entries */
 	uint32_t gc_done_ates; /* valid gc_done ATEs in the written sectors */
+	bool live_unknown;     /* live_bytes not counted (the index overflowed at
+				* mount): the next free-space query counts them */
 	bool gap;              /* the index refused an id: ids it lacks are looked */
 	uint32_t gap_addr;     /* up by walking back to here (UINT32_MAX: everything) */
 	uint32_t ate_cache_addr[FC_NVS_ATE_CACHE_WAYS]; /* address of each window */
