@@ -32,6 +32,8 @@ int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 	cache->slots = slots;
 	cache->nslots = nslots;
 	cache->bits = (uint8_t)(nslots ? log2_u32(nslots) : 0);
+	cache->hash_shift = (uint8_t)(cache->bits ? 32 - cache->bits : 0);
+	cache->hash_mult = cache->bits ? FC_HASH32_GOLDEN : 0;
 	cache->policy = policy;
 	fc_cache_clear(cache);
 	fc_cache_reset_stats(cache);
@@ -60,7 +62,7 @@ uint32_t fc_cache_slot_of(const struct fc_cache *cache, uint32_t key)
 		return key & (cache->nslots - 1);
 	case FC_CACHE_HASH32:
 	case FC_CACHE_PROBE:
-		return fc_hash32(key, cache->bits);
+		return fc_cache_hash_home(cache, key);
 	default:
 		return 0;
 	}
@@ -99,13 +101,27 @@ static uint32_t find_slot(const struct fc_cache *cache, uint32_t key)
 
 int fc_cache_peek(const struct fc_cache *cache, uint32_t key, uint32_t *value)
 {
-	uint32_t i = find_slot(cache, key);
+	uint32_t v;
+	bool hit;
 
-	if (i == UINT32_MAX)
+	if (key == FC_CACHE_EMPTY)
 		return 0;
-	if (value)
-		*value = cache->slots[i].value;
-	return 1;
+	switch (cache->policy) {
+	case FC_CACHE_MASK:
+		hit = fc_cache_mask_get(cache, key, &v);
+		break;
+	case FC_CACHE_HASH32:
+		hit = fc_cache_hash32_get(cache, key, &v);
+		break;
+	case FC_CACHE_PROBE:
+		hit = fc_cache_probe_get(cache, key, &v);
+		break;
+	default:
+		return 0;
+	}
+	if (hit && value)
+		*value = v;
+	return hit;
 }
 
 int fc_cache_lookup(struct fc_cache *cache, uint32_t key, uint32_t *value)

@@ -244,6 +244,105 @@ START_TEST(probe_removal_from_a_full_map)
 }
 END_TEST
 
+/* The inline hit path of policy, or -1 when it has none. */
+static int inline_get(const struct fc_cache *c, uint32_t key, uint32_t *v)
+{
+	switch (c->policy) {
+	case FC_CACHE_MASK:
+		return fc_cache_mask_get(c, key, v);
+	case FC_CACHE_HASH32:
+		return fc_cache_hash32_get(c, key, v);
+	case FC_CACHE_PROBE:
+		return fc_cache_probe_get(c, key, v);
+	default:
+		return -1;
+	}
+}
+
+/* Reference: a key is held iff some slot holds it (no policy stores twice). */
+static int scan_slots(const struct fc_cache *c, uint32_t key, uint32_t *v)
+{
+	for (uint32_t i = 0; i < c->nslots; i++)
+		if (c->slots[i].key == key && key != FC_CACHE_EMPTY) {
+			*v = c->slots[i].value;
+			return 1;
+		}
+	return 0;
+}
+
+START_TEST(inline_gets_and_peek_agree_with_a_scan)
+{
+	/*
+	 * Random fills, prefills, invalidations and clears over keys that
+	 * collide at every size, including 0 and the largest keys; after each
+	 * one the inline path and fc_cache_peek answer every key as a scan of
+	 * all slots does (FC_CACHE_EMPTY, outside the inline paths' domain, is
+	 * refused by peek).
+	 * Sizes 1 and 2 cover hash_32 with 0 and 1 bits; a PROBE map that fills
+	 * up covers the lap bound.
+	 */
+	static const enum fc_cache_policy policies[] = { FC_CACHE_MASK, FC_CACHE_HASH32,
+							 FC_CACHE_PROBE };
+	static const uint32_t sizes[] = { 1, 2, 8, 128 };
+	uint32_t keys[40];
+	struct fc_cache_slot slots[128];
+	struct fc_cache c;
+	GRand *rand = g_rand_new_with_seed(7);
+
+	for (uint32_t k = 0; k < 36; k++)
+		keys[k] = k * 3;
+	keys[36] = UINT32_MAX - 2;
+	keys[37] = UINT32_MAX - 1;
+	keys[38] = 0x80000000u;
+	keys[39] = FC_CACHE_EMPTY;
+	for (gsize p = 0; p < G_N_ELEMENTS(policies); p++)
+		for (gsize z = 0; z < G_N_ELEMENTS(sizes); z++) {
+			ck_assert_int_eq(fc_cache_init(&c, policies[p], slots, sizes[z]), 0);
+			for (int op = 0; op < 400; op++) {
+				uint32_t key = keys[g_rand_int_range(rand, 0, 40)];
+				int what = g_rand_int_range(rand, 0, 20);
+
+				if (what < 12)
+					fc_cache_fill(&c, key, (uint32_t)op);
+				else if (what < 16)
+					fc_cache_prefill(&c, key, (uint32_t)op, FC_CACHE_IF_EMPTY);
+				else if (what < 19)
+					fc_cache_invalidate(&c, key);
+				else
+					fc_cache_clear(&c);
+				for (gsize k = 0; k < G_N_ELEMENTS(keys); k++) {
+					uint32_t want = 0xdead, got = 0xbeef, peeked = 0xf00d;
+					int held = scan_slots(&c, keys[k], &want);
+
+					ck_assert_int_eq(fc_cache_peek(&c, keys[k], &peeked), held);
+					if (keys[k] == FC_CACHE_EMPTY) /* not a key: refused */
+						continue;
+					ck_assert_int_eq(inline_get(&c, keys[k], &got), held);
+					if (held)
+						ck_assert_uint_eq(got, want);
+					if (held)
+						ck_assert_uint_eq(peeked, want);
+				}
+			}
+		}
+	g_rand_free(rand);
+}
+END_TEST
+
+START_TEST(hash_home_is_linux_hash_32)
+{
+	/* hash_32(1, 7) = 0x61C88647 >> 25 = 48; hash_32(k, 0) = 0 */
+	struct fc_cache c;
+	struct fc_cache_slot slots[128];
+
+	fc_cache_init(&c, FC_CACHE_HASH32, slots, 128);
+	ck_assert_uint_eq(fc_cache_slot_of(&c, 1), 48);
+	ck_assert_uint_eq(fc_cache_slot_of(&c, 0x10000), (0x61C88647u << 16) >> 25);
+	fc_cache_init(&c, FC_CACHE_HASH32, slots, 1);
+	ck_assert_uint_eq(fc_cache_slot_of(&c, 0xabcdef), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cache");
@@ -259,6 +358,8 @@ int main(void)
 	tcase_add_test(tc, probe_is_exact_until_full);
 	tcase_add_test(tc, probe_removal_keeps_runs_reachable);
 	tcase_add_test(tc, probe_removal_from_a_full_map);
+	tcase_add_test(tc, inline_gets_and_peek_agree_with_a_scan);
+	tcase_add_test(tc, hash_home_is_linux_hash_32);
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);
 }

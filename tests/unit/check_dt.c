@@ -198,11 +198,11 @@ START_TEST(replay_hash32)
 	assert_stats(&r.stats, 3, 5, 1, 2, 21);
 	ck_assert_uint_eq(r.cache.used, 3);
 	/* the inline hit path sees the final slots: s0 = 3, s1 = 1, s3 = 5 */
-	ck_assert(fc_dt_cache_get(&r.cache, 5, &offset));
+	ck_assert(fc_cache_hash32_get(&r.cache, 5, &offset));
 	ck_assert_int_eq((int)offset, small_nodes[4].offset);
-	ck_assert(fc_dt_cache_get(&r.cache, 3, &offset));
-	ck_assert(!fc_dt_cache_get(&r.cache, 2, &offset));
-	ck_assert(!fc_dt_cache_get(&r.cache, 7, &offset));
+	ck_assert(fc_cache_hash32_get(&r.cache, 3, &offset));
+	ck_assert(!fc_cache_hash32_get(&r.cache, 2, &offset));
+	ck_assert(!fc_cache_hash32_get(&r.cache, 7, &offset));
 }
 END_TEST
 
@@ -215,11 +215,14 @@ START_TEST(replay_index)
 	 */
 	struct fc_dt_replay r;
 	struct fc_cache_slot slots[8];
+	uint32_t offset;
 
 	ck_assert_int_eq(fc_dt_replay_init(&r, &small_dt, FC_DT_INDEX, slots, 4), FC_EINVAL);
 	replay_small(&r, FC_DT_INDEX, slots, 8);
 	assert_stats(&r.stats, 6, 2, 1, 0, 6);
-	ck_assert(!fc_dt_cache_get(&r.cache, 3, &(uint32_t){ 0 })); /* PROBE: not direct-mapped */
+	ck_assert(fc_cache_probe_get(&r.cache, 3, &offset));
+	ck_assert_int_eq((int)offset, fdt_node_offset_by_phandle(small_fdt, 3));
+	ck_assert(!fc_cache_probe_get(&r.cache, 7, &offset));
 	ck_assert_int_eq(fc_dt_replay_lookup(&r, 3), fdt_node_offset_by_phandle(small_fdt, 3));
 	ck_assert_int_eq(fc_dt_replay_lookup(&r, 0), FC_EINVAL);
 	ck_assert_int_eq(fc_dt_replay_lookup(&r, UINT32_MAX), FC_EINVAL);

@@ -55,16 +55,16 @@ struct fc_cache {
 	uint32_t nslots;
 	uint32_t used; /* slots holding a key */
 	uint8_t bits;  /* log2(nslots) */
+	/* hash_32 as one multiply and one shift, with no branch for one slot */
+	uint8_t hash_shift; /* 32 - bits, or 0 for one slot */
+	uint32_t hash_mult; /* the golden-ratio constant, or 0 for one slot */
 	enum fc_cache_policy policy;
 	bool overflowed; /* PROBE: a fill was refused since the last clear */
 	struct fc_cache_stats stats;
 };
 
-/* Linux's hash_32(): the golden-ratio multiply, top `bits` bits. */
-static inline uint32_t fc_hash32(uint32_t key, unsigned int bits)
-{
-	return bits ? (uint32_t)(key * 0x61C88647u) >> (32 - bits) : 0;
-}
+/* Linux's hash_32(key, bits): key times this constant, top `bits` bits. */
+#define FC_HASH32_GOLDEN 0x61C88647u
 
 /*
  * fc_cache_init - set up a cache over nslots caller slots and clear it.
@@ -126,6 +126,60 @@ int fc_cache_invalidate(struct fc_cache *cache, uint32_t key);
 static inline bool fc_cache_complete(const struct fc_cache *cache)
 {
 	return cache->policy == FC_CACHE_PROBE && !cache->overflowed;
+}
+
+/*
+ * Inline hit paths: no call and no statistics, for callers that know their
+ * policy and look up in a loop (a dispatch on the policy would cost more
+ * than the hit itself). Each returns true and sets *value when the cache
+ * holds key, false otherwise; call it only on a cache of its policy.
+ * key must not be FC_CACHE_EMPTY: callers validate keys anyway (a phandle
+ * is 1..0xfffffffe), so the hit path does not test it again.
+ */
+
+/* fc_cache_mask_get - MASK: the slot key & (n - 1). */
+static inline bool fc_cache_mask_get(const struct fc_cache *cache, uint32_t key, uint32_t *value)
+{
+	const struct fc_cache_slot *slot = &cache->slots[key & (cache->nslots - 1)];
+
+	if (slot->key != key)
+		return false;
+	*value = slot->value;
+	return true;
+}
+
+static inline uint32_t fc_cache_hash_home(const struct fc_cache *cache, uint32_t key)
+{
+	return (uint32_t)(key * cache->hash_mult) >> cache->hash_shift;
+}
+
+/* fc_cache_hash32_get - HASH32: the slot hash_32(key, bits). */
+static inline bool fc_cache_hash32_get(const struct fc_cache *cache, uint32_t key,
+				       uint32_t *value)
+{
+	const struct fc_cache_slot *slot = &cache->slots[fc_cache_hash_home(cache, key)];
+
+	if (slot->key != key)
+		return false;
+	*value = slot->value;
+	return true;
+}
+
+/*
+ * fc_cache_probe_get - PROBE: the probe run from the hash_32 home slot. The
+ * home slot is tested first, on the straight path: most keys live there.
+ */
+static inline bool fc_cache_probe_get(const struct fc_cache *cache, uint32_t key, uint32_t *value)
+{
+	uint32_t mask = cache->nslots - 1;
+	uint32_t i = fc_cache_hash_home(cache, key);
+
+	/* a full map has no empty slot to end the run: one lap at most */
+	for (uint32_t n = cache->nslots; !FC_LIKELY(cache->slots[i].key == key); i = (i + 1) & mask)
+		if (cache->slots[i].key == FC_CACHE_EMPTY || --n == 0)
+			return false;
+	*value = cache->slots[i].value;
+	return true;
 }
 
 #endif /* FDTCACHE_CACHE_H */

@@ -86,31 +86,9 @@ int fc_dt_index_build(struct fc_cache *index, const void *fdt,
 /*
  * fc_dt_index_lookup - the offset of the node with phandle, from a complete
  * index (counted in its statistics). Returns the offset, or FC_ENOENT.
+ * fc_cache_probe_get() is the same lookup inline, without statistics.
  */
 int fc_dt_index_lookup(struct fc_cache *index, uint32_t phandle);
-
-/*
- * fc_dt_cache_get - the hit path of a MASK or HASH32 cache, inline for
- * callers that look up in a loop: no call, no statistics. True and *offset
- * set when phandle's home slot holds it; false otherwise (then scan, and
- * fc_cache_fill). Other policies: always false.
- */
-static inline bool fc_dt_cache_get(const struct fc_cache *cache, uint32_t phandle,
-				   uint32_t *offset)
-{
-	const struct fc_cache_slot *slot;
-
-	if (cache->policy == FC_CACHE_MASK)
-		slot = &cache->slots[phandle & (cache->nslots - 1)];
-	else if (cache->policy == FC_CACHE_HASH32)
-		slot = &cache->slots[fc_hash32(phandle, cache->bits)];
-	else
-		return false;
-	if (slot->key != phandle || phandle == FC_CACHE_EMPTY)
-		return false;
-	*offset = slot->value;
-	return true;
-}
 
 /* The lookup strategies a replay models. */
 enum fc_dt_policy {

@@ -43,6 +43,15 @@
 #define FC_MEMCMP(a, b, n) memcmp((a), (b), (n))
 #endif
 
+/* Branch hints for hot paths; a port whose compiler lacks them may override. */
+#ifndef FC_LIKELY
+#if defined(__GNUC__) || defined(__clang__)
+#define FC_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define FC_LIKELY(x) (x)
+#endif
+#endif
+
 #define FC_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define FC_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define FC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
