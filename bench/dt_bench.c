@@ -306,18 +306,24 @@ static gboolean load(struct fixture *f, const char *dtb, const char *trace)
 	return TRUE;
 }
 
-/* Without arguments: the fixtures, DTBs from the build tree, traces from the source. */
+/*
+ * Without arguments: the fixtures (DTBs from the build tree, traces from the
+ * source) and the kernel-built rk3399-rock960.
+ */
 static char **default_args(int *argc)
 {
 	static const char *const boards[] = { "small-board", "board-500", "soc-900" };
-	char **argv = g_new0(char *, 2 * G_N_ELEMENTS(boards) + 2);
+	int n = 2 * (int)G_N_ELEMENTS(boards) + 2;
+	char **argv = g_new0(char *, n + 2);
 
 	argv[0] = g_strdup("dt_bench");
 	for (gsize i = 0; i < G_N_ELEMENTS(boards); i++) {
 		argv[1 + 2 * i] = g_strdup_printf("fixtures/dt/%s.dtb", boards[i]);
 		argv[2 + 2 * i] = g_strdup_printf("%s/fixtures/traces/%s.trace", FC_SRCDIR, boards[i]);
 	}
-	*argc = 1 + 2 * (int)G_N_ELEMENTS(boards);
+	argv[n - 1] = g_strdup_printf("%s/fixtures/dt/kernel/rk3399-rock960.dtb", FC_SRCDIR);
+	argv[n] = g_strdup_printf("%s/fixtures/traces/rk3399-rock960.trace", FC_SRCDIR);
+	*argc = n + 1;
 	return argv;
 }
 

@@ -330,11 +330,13 @@ static void model_replay(struct model *m, enum fc_dt_policy policy, const struct
 	}
 }
 
-static void check_fixture(const char *board, const char *core_init_line)
+/* board: a DTB built from fixtures/dt, or NULL with a committed one in kernel_dtb. */
+static void check_fixture(const char *board, const char *kernel_dtb, const char *core_init_line)
 {
 	char *dtb = g_strdup_printf("%s.dtb", board);
 	char *trace_path = g_strdup_printf("fixtures/traces/%s.trace", board);
-	void *fdt = load_built_dtb(dtb);
+	size_t blob_len;
+	void *fdt = kernel_dtb ? fc_check_load(kernel_dtb, &blob_len) : load_built_dtb(dtb);
 	int count = fc_dt_count_nodes(fdt);
 	struct fc_dt_node *nodes = g_new(struct fc_dt_node, count);
 	guint32 *ph = g_new0(guint32, count);
@@ -402,12 +404,13 @@ static void check_fixture(const char *board, const char *core_init_line)
 	g_free(dtb);
 }
 
-START_TEST(replay_matches_linux_model_on_fixtures)
+START_TEST(replay_matches_linux_model_on_fixtures_and_a_kernel_dtb)
 {
 	/* core init moved before the line naming the node, deep in each trace */
-	check_fixture("small-board", "/soc/serial@4000 pinctrl-0");
-	check_fixture("board-500", "/soc/i2c@");
-	check_fixture("soc-900", "/soc/i2c@");
+	check_fixture("small-board", NULL, "/soc/serial@4000 pinctrl-0");
+	check_fixture("board-500", NULL, "/soc/i2c@");
+	check_fixture("soc-900", NULL, "/soc/i2c@");
+	check_fixture("rk3399-rock960", "fixtures/dt/kernel/rk3399-rock960.dtb", "/i2c@");
 }
 END_TEST
 
@@ -422,7 +425,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, generate_small_board);
 	tcase_add_test(tc, generate_core_init_marker);
 	tcase_add_test(tc, dtb_load_rejects_bad_blobs);
-	tcase_add_test(tc, replay_matches_linux_model_on_fixtures);
+	tcase_add_test(tc, replay_matches_linux_model_on_fixtures_and_a_kernel_dtb);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Independent model of Linux's phandle lookups, for fdtcache-bench's tests.
+
+linux-phandle-model.py DTB TRACE prints the counter columns of
+`fdtcache-bench --format csv` (every column but ns_per_lookup) for none,
+mask (Linux's size), hash32 64/128/256 and index. It reads the DTB's
+structure block itself (no libfdt, no dtc) and replays the trace as Linux
+v4.17-v5.5 (mask) and v5.6+ (hash32) do; see the README's fdtcache-bench
+section for the rules.
+"""
+import struct
+import sys
+
+GOLDEN = 0x61C88647
+
+
+def node_phandles(blob):
+    """Per node in tree order: its phandle ('phandle', else 'linux,phandle'), or 0."""
+    magic, _, off_struct, off_strings = struct.unpack_from(">IIII", blob, 0)
+    if magic != 0xD00DFEED:
+        raise SystemExit("not a DTB")
+    pos, stack, found = off_struct, [], []
+
+    def prop_name(nameoff):
+        end = blob.index(b"\0", off_strings + nameoff)
+        return blob[off_strings + nameoff:end].decode()
+
+    while True:
+        (token,) = struct.unpack_from(">I", blob, pos)
+        pos += 4
+        if token == 1:  # begin node: skip the NUL-terminated name, 4-aligned
+            end = blob.index(b"\0", pos)
+            pos = (end + 4) & ~3
+            found.append({})
+            stack.append(len(found) - 1)
+        elif token == 2:
+            stack.pop()
+        elif token == 3:
+            length, nameoff = struct.unpack_from(">II", blob, pos)
+            pos += 8
+            name = prop_name(nameoff)
+            if name in ("phandle", "linux,phandle") and length == 4:
+                found[stack[-1]][name] = struct.unpack_from(">I", blob, pos)[0]
+            pos = (pos + length + 3) & ~3
+        elif token == 4:
+            continue
+        elif token == 9:
+            break
+        else:
+            raise SystemExit("bad token %d at %d" % (token, pos - 4))
+    return [p.get("phandle", p.get("linux,phandle", 0)) for p in found]
+
+
+def read_trace(path):
+    lookups, core_init = [], 0
+    with open(path) as f:
+        for line in f:
+            text = line.split("#", 1)[0].strip()
+            if text == "@core_init":
+                core_init = len(lookups)
+            elif text:
+                lookups.append(int(text, 0))
+    return lookups, core_init
+
+
+def pow2_at_least(n):
+    size = 1
+    while size < n:
+        size <<= 1
+    return size
+
+
+def direct_mapped(ph, lookups, core_init, policy, size):
+    bits = size.bit_length() - 1
+
+    def home(p):
+        if policy == "mask":
+            return p & (size - 1)
+        return ((p * GOLDEN) & 0xFFFFFFFF) >> (32 - bits) if bits else 0
+
+    slot = [None] * size  # node number
+    hits = misses = unresolved = evictions = steps = 0
+
+    def store(i, node):
+        nonlocal evictions
+        if slot[i] is not None and ph[slot[i]] != ph[node]:
+            evictions += 1
+        slot[i] = node
+
+    for k, p in enumerate(lookups):
+        if k == core_init:  # of_core_init(): mask overwrites, hash32 fills empty slots
+            for node, q in enumerate(ph):
+                if q and (policy == "mask" or slot[home(q)] is None):
+                    store(home(q), node)
+        live = policy == "hash32" or k >= core_init
+        i = home(p)
+        if live and slot[i] is not None and ph[slot[i]] == p:
+            hits += 1
+            continue
+        misses += 1
+        node = ph.index(p) if p in ph else None
+        if node is None:
+            unresolved += 1
+            steps += len(ph)
+        else:
+            steps += node + 1
+            if live:
+                store(i, node)
+    return [policy, size, len(lookups), hits, misses, unresolved, evictions, steps, size * 8]
+
+
+def uncached(ph, lookups):
+    absent = [p for p in lookups if p not in ph]
+    steps = sum(ph.index(p) + 1 if p in ph else len(ph) for p in lookups)
+    return ["none", 0, len(lookups), 0, len(lookups), len(absent), 0, steps, 0]
+
+
+def index(ph, lookups):
+    size = pow2_at_least(2 * len({q for q in ph if q}))
+    absent = sum(1 for p in lookups if p not in ph)
+    # the first lookup builds the index (one miss, a walk of every node);
+    # after it an absent phandle is a miss known without a scan
+    misses = absent + (1 if lookups and lookups[0] in ph else 0)
+    return ["index", size, len(lookups), len(lookups) - misses, misses, absent, 0,
+            len(ph) if lookups else 0, size * 8]
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit("usage: linux-phandle-model.py DTB TRACE")
+    with open(sys.argv[1], "rb") as f:
+        ph = node_phandles(f.read())
+    lookups, core_init = read_trace(sys.argv[2])
+    nph = sum(1 for q in ph if q)
+    rows = [uncached(ph, lookups),
+            direct_mapped(ph, lookups, core_init, "mask", pow2_at_least(nph))]
+    rows += [direct_mapped(ph, lookups, core_init, "hash32", s) for s in (64, 128, 256)]
+    rows.append(index(ph, lookups))
+    print("policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes")
+    for row in rows:
+        print(",".join(str(v) for v in row))
+
+
+main()
