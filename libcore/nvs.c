@@ -1549,32 +1549,26 @@ static int value_crc_ok(const struct fc_nvs *fs, uint32_t s, const struct ate *a
 }
 
 /*
- * The flags of the slot at addr: from the bits when an earlier pass noted
- * them, else from its crc8 and the index (and noted when there are bits).
+ * The flags of the slot at addr: from the bits when the index build noted
+ * them (slots of the log), else from its crc8 and the index.
  */
-static uint32_t walk_flags(struct fc_nvs *fs, const struct walk_bits *wb, bool known,
-			   bool in_log, uint32_t addr, const uint8_t *b, struct ate *a)
+static uint32_t walk_flags(struct fc_nvs *fs, const struct walk_bits *wb, bool in_log,
+			   uint32_t addr, const uint8_t *b, struct ate *a)
 {
-	uint32_t flags;
-
-	if (wb->words && known)
+	if (wb->words && in_log)
 		return bits_get(wb, fs, addr);
 	a->crc_ok = fc_crc8_ccitt(0xff, b, 7) == b[7];
-	flags = slot_flags(fs, in_log, addr, a);
-	if (wb->words)
-		bits_put(wb, fs, addr, flags);
-	return flags;
+	return slot_flags(fs, in_log, addr, a);
 }
 
-/* One pass over a sector's listed slots: count (ops NULL) or report each ATE. */
+/* One pass over a sector's listed slots: count them into ws->info and report each ATE. */
 static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws, const struct walk_bits *wb,
 		      const struct fc_nvs_walk_ops *ops, void *ctx)
 {
 	struct slot_win w = { .len = 0 };
 	struct fc_nvs_sector_info *si = &ws->info;
-	/* the index build noted the log's slots, the count pass the others */
-	bool known = ws->in_log || ops;
 	uint32_t data_end = 0, win_end = 0; /* offset just past the window */
+	uint32_t top = ssize(fs) - fs->ate_size;
 	struct ate a;
 	int rc;
 
@@ -1595,20 +1589,19 @@ static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws, const struct wa
 		ate_fields(fs, b, &a);
 		if (a.erased)
 			continue;
-		flags = walk_flags(fs, wb, known, ws->in_log, ai.addr, b, &a);
+		flags = walk_flags(fs, wb, ws->in_log, ai.addr, b, &a);
 		a.crc_ok = flags & SLOT_CRC_OK;
 		ai.status = slot_status(fs, &a, flags);
-		if (!ops) {
-			if (ate_valid(fs, &a))
-				data_end = FC_MAX(data_end, al(fs, (uint32_t)a.offset + a.len));
-			si->live += ai.status == FC_NVS_ATE_LIVE;
-			si->stale += ai.status == FC_NVS_ATE_STALE;
-			si->deleted += ai.status == FC_NVS_ATE_DELETED;
-			si->bad += ai.status == FC_NVS_ATE_CRC_BAD || ai.status == FC_NVS_ATE_TORN ||
-				   ai.status == FC_NVS_ATE_OUT_OF_BOUNDS;
-			si->gc_done |= ai.status == FC_NVS_ATE_GC_DONE;
+		if (ate_valid(fs, &a))
+			data_end = FC_MAX(data_end, al(fs, (uint32_t)a.offset + a.len));
+		si->live += ai.status == FC_NVS_ATE_LIVE;
+		si->stale += ai.status == FC_NVS_ATE_STALE;
+		si->deleted += ai.status == FC_NVS_ATE_DELETED;
+		si->bad += ai.status == FC_NVS_ATE_CRC_BAD || ai.status == FC_NVS_ATE_TORN ||
+			   ai.status == FC_NVS_ATE_OUT_OF_BOUNDS;
+		si->gc_done |= ai.status == FC_NVS_ATE_GC_DONE;
+		if (!ops->ate)
 			continue;
-		}
 		ai.id = a.id;
 		ai.offset = a.offset;
 		ai.len = a.len;
@@ -1621,19 +1614,13 @@ static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws, const struct wa
 			if (rc)
 				return rc;
 		}
-		if (ops->ate) {
-			rc = ops->ate(ctx, &ai);
-			if (rc)
-				return rc;
-		}
+		rc = ops->ate(ctx, &ai);
+		if (rc)
+			return rc;
 	}
-	if (!ops) {
-		uint32_t top = ssize(fs) - fs->ate_size;
-
-		si->used_bytes = data_end + (top - FC_MIN(offs(ws->low), top)) +
-				 (ws->close.erased ? 0 : fs->ate_size);
-		si->free_bytes = offs(ws->low) > data_end ? offs(ws->low) - data_end : 0;
-	}
+	si->used_bytes = data_end + (top - FC_MIN(offs(ws->low), top)) +
+			 (ws->close.erased ? 0 : fs->ate_size);
+	si->free_bytes = offs(ws->low) > data_end ? offs(ws->low) - data_end : 0;
 	return 0;
 }
 
@@ -1749,15 +1736,13 @@ int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *o
 		if (ws.info.state != FC_NVS_SECTOR_ERASED)
 			rc = walk_low(&fs, &ws);
 		if (!rc)
-			rc = walk_slots(&fs, &ws, &wb, NULL, ctx);
+			rc = walk_close(&ws, ops, ctx, &fs);
+		if (!rc)
+			rc = walk_slots(&fs, &ws, &wb, ops, ctx);
 		if (!rc && ws.s == wsec)
 			ws.info.free_bytes = offs(fs.ate_wra) + fs.ate_size - offs(fs.data_wra);
 		if (!rc && ops->sector)
 			rc = ops->sector(ctx, &ws.info);
-		if (!rc)
-			rc = walk_close(&ws, ops, ctx, &fs);
-		if (!rc)
-			rc = walk_slots(&fs, &ws, &wb, ops, ctx);
 		if (rc)
 			return rc;
 	}

@@ -1101,8 +1101,10 @@ static void table_geometry(const struct inspect *in)
 	if (r->wb_conf == NVS_CONF_GIVEN)
 		printf("  write block: given\n");
 	else
-		printf("  write block: detected, %s (%s fit the spacing of %u record pairs)\n",
-		       nvs_confidence_name(r->wb_conf), wb->str, r->wb_pairs);
+		printf("  write block: detected, %s (%s fit the spacing of %u record pairs in "
+		       "%u of %u sectors)\n",
+		       nvs_confidence_name(r->wb_conf), wb->str, r->wb_pairs, r->wb_sectors,
+		       r->geo.sector_count);
 	printf("data crc: %s\n", in->crc_reason);
 	g_string_free(wb, TRUE);
 }

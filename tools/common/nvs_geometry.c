@@ -23,6 +23,7 @@
 #define REGIONS 8u       /* 64 KiB regions of a large image that are scored */
 #define BAD_RUN_STOP 4u  /* consecutive unreadable slots that end a stack */
 #define WB_MAX_SHIFT 3u  /* write blocks 1..8 share the 8-byte ATE slot */
+#define WB_SAMPLE_PAIRS 256u /* pairs from the sampled regions that settle the write block */
 
 /* Weights of the evidence; only their order of magnitude matters. */
 #define W_CLOSE 2
@@ -222,45 +223,68 @@ struct layout {
 };
 
 /*
- * Score one layout. Large images are sampled: every layout reads the same
- * REGIONS spans of MAX_SECTOR bytes, spread over the image.
+ * Large images are sampled: REGIONS spans of MAX_SECTOR bytes spread over
+ * the image, the same for every layout. Calls fn for each sampled sector.
  */
-static void score_layout(const uint8_t *part, struct layout *lay, uint8_t ev)
+typedef void (*sector_fn)(const uint8_t *sec, uint32_t i, void *ctx);
+
+static void for_sampled_sectors(const uint8_t *part, uint32_t ss, uint32_t count, sector_fn fn,
+				void *ctx)
 {
-	struct sector_probe pr;
-	uint32_t per_region = MAX_SECTOR / lay->sector_size;
-	uint32_t regions = (lay->count + per_region - 1) / per_region;
-	uint32_t r, k, i, open = 0, closed = 0, first_open = 0;
-	long s = 0;
+	uint32_t per_region = MAX_SECTOR / ss;
+	uint32_t regions = (count + per_region - 1) / per_region;
+	uint32_t r, k, i;
 
 	for (k = 0; k < FC_MIN(regions, REGIONS); k++) {
 		r = regions <= REGIONS ? k : (uint32_t)((uint64_t)k * regions / REGIONS);
-		for (i = r * per_region; i < FC_MIN(lay->count, (r + 1) * per_region); i++) {
-			probe_sector(part + (size_t)i * lay->sector_size, lay->sector_size,
-				     lay->ate_size, ev, &pr, NULL);
-			/* The first ATE of a sector is written while its data area is
-			 * empty, so it points at offset 0 (a record, delete or gc_done). */
-			s += (long)pr.ates + W_CLOSE * pr.closed + W_GC_DONE * (long)pr.gc_done +
-			     W_FIRST * pr.first - W_GARBAGE * (long)pr.garbage -
-			     W_STATE * pr.bad_close - (long)(pr.stray / STRAY_BYTES);
-			lay->ates += pr.ates;
-			lay->gc_done_ates += pr.gc_done;
-			lay->close_ates += pr.closed;
-			closed += pr.closed;
-			if (!pr.closed && (pr.stack || pr.dirty)) {
-				if (open++ == 0)
-					first_open = i;
-				if (!pr.stack)
-					s -= W_STATE; /* data without any ATE */
-			}
-		}
+		for (i = r * per_region; i < FC_MIN(count, (r + 1) * per_region); i++)
+			fn(part + (size_t)i * ss, i, ctx);
 	}
+}
+
+struct layout_score {
+	struct layout *lay;
+	uint8_t ev;
+	uint32_t open, closed, first_open;
+	long s;
+};
+
+static void score_sector(const uint8_t *sec, uint32_t i, void *ctx)
+{
+	struct layout_score *ls = ctx;
+	struct layout *lay = ls->lay;
+	struct sector_probe pr;
+
+	probe_sector(sec, lay->sector_size, lay->ate_size, ls->ev, &pr, NULL);
+	/* The first ATE of a sector is written while its data area is
+	 * empty, so it points at offset 0 (a record, delete or gc_done). */
+	ls->s += (long)pr.ates + W_CLOSE * pr.closed + W_GC_DONE * (long)pr.gc_done +
+		 W_FIRST * pr.first - W_GARBAGE * (long)pr.garbage - W_STATE * pr.bad_close -
+		 (long)(pr.stray / STRAY_BYTES);
+	lay->ates += pr.ates;
+	lay->gc_done_ates += pr.gc_done;
+	lay->close_ates += pr.closed;
+	ls->closed += pr.closed;
+	if (!pr.closed && (pr.stack || pr.dirty)) {
+		if (ls->open++ == 0)
+			ls->first_open = i;
+		if (!pr.stack)
+			ls->s -= W_STATE; /* data without any ATE */
+	}
+}
+
+/* Score one layout over the sampled sectors. */
+static void score_layout(const uint8_t *part, struct layout *lay, uint8_t ev)
+{
+	struct layout_score ls = { .lay = lay, .ev = ev };
+
+	for_sampled_sectors(part, lay->sector_size, lay->count, score_sector, &ls);
 	/* A partition has one open sector; with none closed it is sector 0. */
-	if (open > 1)
-		s -= W_STATE * (long)(open - 1);
-	if (open == 1 && closed == 0 && first_open != 0)
-		s -= W_STATE;
-	lay->score = s;
+	if (ls.open > 1)
+		ls.s -= W_STATE * (long)(ls.open - 1);
+	if (ls.open == 1 && ls.closed == 0 && ls.first_open != 0)
+		ls.s -= W_STATE;
+	lay->score = ls.s;
 }
 
 static void wb_decide(const struct wb_votes *v, struct nvs_geometry_report *rep)
@@ -295,19 +319,44 @@ static void wb_decide(const struct wb_votes *v, struct nvs_geometry_report *rep)
 		rep->wb_conf = NVS_CONF_WEAK;
 }
 
-/* Write block for an 8-byte ATE slot: from record spacing in every stack. */
+struct wb_count {
+	const struct nvs_geometry *g;
+	struct wb_votes votes;
+	uint32_t sectors;
+};
+
+static void wb_sector(const uint8_t *sec, uint32_t i, void *ctx)
+{
+	struct wb_count *c = ctx;
+	struct sector_probe pr;
+
+	(void)i;
+	probe_sector(sec, c->g->sector_size, c->g->ate_size, c->g->erase_value, &pr, &c->votes);
+	c->sectors++;
+}
+
+/*
+ * Write block for an 8-byte ATE slot, from record spacing: in the sampled
+ * regions when they settle it (one size, enough pairs, some with a gap),
+ * else in every sector.
+ */
 static void detect_write_block(const uint8_t *part, struct nvs_geometry_report *rep)
 {
 	const struct nvs_geometry *g = &rep->geo;
-	struct wb_votes votes;
-	struct sector_probe pr;
+	struct wb_count c = { .g = g };
 	uint32_t i;
 
-	memset(&votes, 0, sizeof(votes));
+	for_sampled_sectors(part, g->sector_size, g->sector_count, wb_sector, &c);
+	wb_decide(&c.votes, rep);
+	rep->wb_sectors = c.sectors;
+	if (rep->wb_conf == NVS_CONF_CERTAIN && rep->wb_pairs >= WB_SAMPLE_PAIRS)
+		return;
+	memset(&c.votes, 0, sizeof(c.votes));
+	c.sectors = 0;
 	for (i = 0; i < g->sector_count; i++)
-		probe_sector(part + (size_t)i * g->sector_size, g->sector_size, g->ate_size,
-			     g->erase_value, &pr, &votes);
-	wb_decide(&votes, rep);
+		wb_sector(part + (size_t)i * g->sector_size, i, &c);
+	wb_decide(&c.votes, rep);
+	rep->wb_sectors = c.sectors;
 }
 
 static bool better(const struct layout *a, const struct layout *b)

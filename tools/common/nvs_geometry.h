@@ -70,6 +70,7 @@ struct nvs_geometry_report {
 	uint32_t ates;         /* valid ATEs found at the top of their sectors */
 	uint32_t wb_options;   /* bit w set: write block w fits the data layout */
 	uint32_t wb_pairs;     /* consecutive ATE pairs that showed the write block */
+	uint32_t wb_sectors;   /* sectors whose pairs were counted */
 	uint32_t trailing;     /* image bytes after the last whole sector */
 	uint32_t missing;      /* bytes short of an explicit sector count */
 };

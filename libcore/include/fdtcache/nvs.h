@@ -202,6 +202,7 @@ struct fc_nvs_walk_ops {
 /*
  * fc_nvs_walk - visit every sector (oldest first) and its ATEs (newest first
  * within a sector; a closed sector's close ATE comes first) without writing.
+ * A sector's info comes after its ATEs, which its counts are made of.
  * cfg->index_slots are used as scratch to tell live from stale and need more
  * slots than ids present. A slot whose crc8 fails is TORN when its crc byte is
  * still erased (the write stopped early), else CRC_BAD. Returns 0, a
