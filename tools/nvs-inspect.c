@@ -741,7 +741,20 @@ static void check_overlaps(struct inspect *in, GPtrArray *recs, uint32_t s)
 {
 	guint i;
 
-	g_ptr_array_sort(recs, by_data_offset);
+	/* newest first, data grows up: a healthy sector's records come in
+	 * descending data order, which only needs reversing */
+	for (i = 1; i < recs->len; i++)
+		if (by_data_offset(&recs->pdata[i - 1], &recs->pdata[i]) < 0)
+			break;
+	if (i == recs->len)
+		for (i = 0; i < recs->len / 2; i++) {
+			gpointer t = recs->pdata[i];
+
+			recs->pdata[i] = recs->pdata[recs->len - 1 - i];
+			recs->pdata[recs->len - 1 - i] = t;
+		}
+	else
+		g_ptr_array_sort(recs, by_data_offset);
 	for (i = 1; i < recs->len; i++) {
 		const struct ate_rec *p = g_ptr_array_index(recs, i - 1);
 		const struct ate_rec *n = g_ptr_array_index(recs, i);
