@@ -690,6 +690,11 @@ static void check_geometry(struct inspect *in)
 			"sector size %u is %s: %u-byte sectors scored %ld against %ld",
 			g->geo.sector_size, nvs_confidence_name(g->sector_conf),
 			g->runner_up_sector_size, g->runner_up_score, g->score);
+	if (g->ev_conf == NVS_CONF_WEAK)
+		verdict(in, SEV_INFO, "erase-value-guess", -1, -1,
+			"erase value 0x%02x is a guess: the image reads as NVS under neither 0xff "
+			"nor 0x00; give --erase-value",
+			g->geo.erase_value);
 	if (g->wb_conf == NVS_CONF_WEAK)
 		verdict(in, SEV_INFO, "write-block-guess", -1, -1,
 			"write block %u is a guess: the records fit %s", g->geo.write_block,
@@ -1118,6 +1123,12 @@ static void table_geometry(const struct inspect *in)
 		       "%u of %u sectors)\n",
 		       nvs_confidence_name(r->wb_conf), wb->str, r->wb_pairs, r->wb_sectors,
 		       r->geo.sector_count);
+	if (r->ev_conf == NVS_CONF_GIVEN)
+		printf("  erase value: given\n");
+	else
+		printf("  erase value: detected, %s (erased-looking 32-byte blocks: %u of 0xff, "
+		       "%u of 0x00)\n",
+		       nvs_confidence_name(r->ev_conf), r->ev_blocks[0], r->ev_blocks[1]);
 	printf("data crc: %s\n", in->crc_reason);
 	g_string_free(wb, TRUE);
 }
@@ -1368,6 +1379,7 @@ static void json_geometry(JsonBuilder *b, const struct inspect *in)
 	json_int(b, "erase_value", r->geo.erase_value);
 	json_str(b, "sector_size_confidence", nvs_confidence_name(r->sector_conf));
 	json_str(b, "write_block_confidence", nvs_confidence_name(r->wb_conf));
+	json_str(b, "erase_value_confidence", nvs_confidence_name(r->ev_conf));
 	json_int(b, "close_ates", r->close_ates);
 	json_int(b, "gc_done_ates", r->gc_done_ates);
 	json_int(b, "trailing_bytes", r->trailing);
@@ -1651,7 +1663,7 @@ static int parse_options(struct inspect *in, int *argc, char ***argv, int *histo
 		{ "sectors", 0, 0, G_OPTION_ARG_INT, &o->sectors, "Number of sectors (default: detect)", "N" },
 		{ "write-block", 0, 0, G_OPTION_ARG_INT, &o->write_block, "Write block size in bytes (default: detect)", "BYTES" },
 		{ "offset", 0, 0, G_OPTION_ARG_INT64, &o->offset, "Partition start in the image (default 0)", "BYTES" },
-		{ "erase-value", 0, 0, G_OPTION_ARG_STRING, &o->erase_value, "Erased byte value (default 0xff)", "BYTE" },
+		{ "erase-value", 0, 0, G_OPTION_ARG_STRING, &o->erase_value, "Erased byte value (default: detected, 0xff or 0x00)", "BYTE" },
 		{ "summary", 0, 0, G_OPTION_ARG_NONE, &o->summary, "Geometry, sector map, write position, free space, what a mount does", NULL },
 		{ "live", 0, 0, G_OPTION_ARG_NONE, &o->live, "Entries a mount reads back: id=0x%04x len=N data=HEX", NULL },
 		{ "ates", 0, 0, G_OPTION_ARG_NONE, &o->ates, "Every ATE with its address, fields, status and data", NULL },

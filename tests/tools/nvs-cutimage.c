@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nvs-cutimage - a power-cut NVS image for the nvs-inspect tests.
- *   nvs-cutimage OUT atomic|torn|bits N
+ *   nvs-cutimage OUT atomic|torn|bits N [ERASE_VALUE]
  * Runs a workload (4 sectors of 1 KiB, write block 4, 24 ids, writes of
  * 1..29 bytes and deletes, wrapping the partition) on the flash simulator,
- * cuts the power during the N-th program or erase in the given mode, and
+ * on a flash that erases to ERASE_VALUE (default 0xff), cuts the power
+ * during the N-th program or erase in the given mode, and
  * writes the flash to OUT. Prints what the engine reads back after mounting
  * a copy, as `id=0x%04x len=N data=HEX` lines: what nvs-inspect --live must
  * print.
@@ -49,10 +50,10 @@ static int workload(struct fc_flash_sim *sim)
 }
 
 /* What a mount of a copy reads back. */
-static int print_reads(void)
+static int print_reads(uint8_t erase_value)
 {
 	static uint8_t copy[SIZE];
-	struct fc_flash_geometry geo = { SIZE, SECTOR, 4, 0xff };
+	struct fc_flash_geometry geo = { SIZE, SECTOR, 4, erase_value };
 	struct fc_ram_flash ram;
 	struct fc_nvs_config cfg = { .sector_size = SECTOR, .sector_count = SECTORS,
 				     .index_slots = slots, .index_slot_count = 64 };
@@ -93,10 +94,12 @@ int main(int argc, char **argv)
 	enum fc_flash_sim_cut_mode mode;
 	FILE *f;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: nvs-cutimage OUT atomic|torn|bits N\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: nvs-cutimage OUT atomic|torn|bits N [ERASE_VALUE]\n");
 		return 2;
 	}
+	if (argc == 5)
+		cfg.geo.erase_value = (uint8_t)strtoul(argv[4], NULL, 0);
 	if (!strcmp(argv[2], "atomic"))
 		mode = FC_FLASH_SIM_CUT_ATOMIC;
 	else if (!strcmp(argv[2], "torn"))
@@ -105,7 +108,7 @@ int main(int argc, char **argv)
 		mode = FC_FLASH_SIM_CUT_BITS;
 	else
 		return 2;
-	memset(mem, 0xff, sizeof(mem));
+	memset(mem, cfg.geo.erase_value, sizeof(mem));
 	if (fc_flash_sim_init(&sim, &cfg, mem, units) < 0 ||
 	    fc_flash_sim_cut_after(&sim, (uint32_t)strtoul(argv[3], NULL, 0), mode, 6) < 0)
 		return 2;
@@ -118,5 +121,5 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	return print_reads() < 0;
+	return print_reads(cfg.geo.erase_value) < 0;
 }

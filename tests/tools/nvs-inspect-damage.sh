@@ -164,6 +164,19 @@ for mode in atomic torn bits; do
 		cp "$tmp/out" "$tmp/cut-$mode-$n.out"
 	done
 done
+# the same workload on a flash that erases to 0x00: the erase value is
+# detected (and may be given), and --live still equals the engine's remount
+for mode in atomic torn bits; do
+	for n in 5 200 800; do
+		"$cut" "$tmp/cut0.bin" $mode $n 0x00 > "$tmp/cut0.want" || bad "nvs-cutimage $mode $n 0x00 failed"
+		run 0 "$tmp/cut0.bin" --live
+		cmp -s "$tmp/cut0.want" "$tmp/out" || bad "erase 0x00, cut $mode $n: --live (detected) differs"
+		run 0 "$tmp/cut0.bin" --live --sector-size 1024 --write-block 4 --erase-value 0x00
+		cmp -s "$tmp/cut0.want" "$tmp/out" || bad "erase 0x00, cut $mode $n: --live (given) differs"
+		run 0 "$tmp/cut0.bin" --summary
+		grep -q 'erase value 0x00$' "$tmp/out" || bad "erase 0x00, cut $mode $n: not detected"
+	done
+done
 grep -Eq '^warning +torn-ate +sector 0 offset ' "$tmp/cut-torn-5.out" || bad "torn cut 5: no torn-ate verdict"
 grep -Eq '^error +ate-crc +sector 0 offset ' "$tmp/cut-bits-5.out" || bad "bits cut 5: no ate-crc verdict"
 grep -Eq '^warning +data-without-ate +sector ' "$tmp/cut-atomic-200.out" || bad "atomic cut 200: no data-without-ate verdict"

@@ -23,6 +23,7 @@
 #define REGIONS 8u       /* 64 KiB regions of a large image that are scored */
 #define BAD_RUN_STOP 4u  /* consecutive unreadable slots that end a stack */
 #define WB_MAX_SHIFT 3u  /* write blocks 1..8 share the 8-byte ATE slot */
+#define EV_BLOCK 32u /* block size for counting erased-looking bytes */
 #define WB_SAMPLE_PAIRS 256u /* pairs from the sampled regions that settle the write block */
 
 /* Weights of the evidence; only their order of magnitude matters. */
@@ -481,6 +482,65 @@ static int check_hint(size_t len, const struct nvs_geometry_hint *h, char *why, 
 	return 0;
 }
 
+struct erased_blocks {
+	uint8_t ev;
+	uint32_t blocks; /* EV_BLOCK-byte blocks holding nothing but ev */
+};
+
+static void count_erased_blocks(const uint8_t *sec, uint32_t i, void *ctx)
+{
+	struct erased_blocks *e = ctx;
+	uint32_t p;
+
+	(void)i;
+	for (p = 0; p + EV_BLOCK <= MAX_SECTOR; p += EV_BLOCK)
+		e->blocks += nvs_erased(sec + p, EV_BLOCK, e->ev);
+}
+
+/*
+ * NOR flash erases to 0xff, some flash (and RRAM) to 0x00. A partition
+ * keeps free space and an erased sector, so erased-looking blocks of one
+ * value outnumber the other's (zero-filled values aside): that decides
+ * when the ratio is clear, else the better layout score under each value.
+ * An image that reads as NVS under neither gets 0xff, as a weak guess.
+ */
+static uint8_t detect_erase_value(const uint8_t *part, size_t avail,
+				  const struct nvs_geometry_hint *h, struct nvs_geometry_report *rep)
+{
+	static const uint8_t values[2] = { 0xff, 0x00 };
+	struct erased_blocks e[2] = { { 0xff, 0 }, { 0x00, 0 } };
+	long score[2];
+	int i, best;
+
+	for (i = 0; i < 2; i++) {
+		struct nvs_geometry_report r;
+
+		memset(&r, 0, sizeof(r));
+		r.runner_up_score = LONG_MIN;
+		score[i] = search_layouts(part, avail, h, values[i], true, &r) < 0 ? LONG_MIN : r.score;
+		if (avail >= MAX_SECTOR)
+			for_sampled_sectors(part, MAX_SECTOR, (uint32_t)FC_MIN(avail / MAX_SECTOR, MAX_SECTORS),
+					    count_erased_blocks, &e[i]);
+		else
+			for (size_t p = 0; p + EV_BLOCK <= avail; p += EV_BLOCK)
+				e[i].blocks += nvs_erased(part + p, EV_BLOCK, values[i]);
+	}
+	rep->ev_blocks[0] = e[0].blocks;
+	rep->ev_blocks[1] = e[1].blocks;
+	if (score[0] <= 0 && score[1] <= 0) {
+		/* no NVS under either (a blank or wiped image): NOR's 0xff */
+		best = 0;
+		rep->ev_conf = NVS_CONF_WEAK;
+	} else if (e[0].blocks > 2 * e[1].blocks || e[1].blocks > 2 * e[0].blocks) {
+		best = e[1].blocks > e[0].blocks;
+		rep->ev_conf = score[best] > 0 ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
+	} else {
+		best = score[1] > score[0];
+		rep->ev_conf = NVS_CONF_LIKELY;
+	}
+	return values[best];
+}
+
 int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometry_hint *hint,
 			struct nvs_geometry_report *rep, char *why, size_t why_len)
 {
@@ -493,8 +553,13 @@ int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometr
 	part = img + hint->offset;
 	avail = len - hint->offset;
 	rep->geo.offset = hint->offset;
-	rep->geo.erase_value = hint->erase_value < 0 ? 0xff : (uint8_t)hint->erase_value;
 	rep->runner_up_score = LONG_MIN;
+	if (hint->erase_value >= 0) {
+		rep->geo.erase_value = (uint8_t)hint->erase_value;
+		rep->ev_conf = NVS_CONF_GIVEN;
+	} else {
+		rep->geo.erase_value = detect_erase_value(part, avail, hint, rep);
+	}
 	if (hint->sector_size && hint->write_block) {
 		rep->geo.sector_size = hint->sector_size;
 		rep->geo.sector_count = hint->sector_count ? hint->sector_count

@@ -61,6 +61,8 @@ struct nvs_geometry_report {
 	struct nvs_geometry geo;
 	enum nvs_confidence sector_conf; /* sector size and ATE slot size */
 	enum nvs_confidence wb_conf;     /* write block */
+	enum nvs_confidence ev_conf;     /* erase value */
+	uint32_t ev_blocks[2];           /* erased-looking blocks of 0xff, of 0x00 (sampled) */
 	long score;                      /* evidence score of the chosen layout */
 	long runner_up_score;            /* best other layout (LONG_MIN if none) */
 	uint32_t runner_up_sector_size;
