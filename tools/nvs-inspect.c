@@ -92,8 +92,15 @@ struct inspect {
 
 	/* walk of the dump */
 	GArray *sectors;      /* struct fc_nvs_sector_info, by sector number */
-	GArray *ates;         /* struct ate_rec, walk order */
+	GArray *ates;         /* struct ate_rec, walk order (--ates, --history) */
 	bool keep_ates;
+	/* --check, --salvage, JSON: each sector is checked when the walk has
+	 * given its ATEs, so no list of every ATE is needed */
+	bool check_sectors;
+	GArray *sector_recs;  /* struct ate_rec of the sector being walked */
+	GArray *walk_verdicts; /* struct verdict from those checks, merged in run_checks */
+	uint32_t seq;         /* ATEs reported so far */
+	bool walk_failed;
 	uint32_t crc_checked, crc_matched, crc_short;
 	bool data_crc;
 	char crc_reason[160];
@@ -133,10 +140,38 @@ static void verdict(struct inspect *in, enum severity sev, const char *code, int
 	v.message = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	g_array_append_val(in->verdicts, v);
-	if (sev == SEV_ERROR)
-		in->errors++;
-	else if (sev == SEV_WARNING)
-		in->warnings++;
+}
+
+/* Empty an array of verdicts, or of salvage records, freeing what they hold. */
+static void free_verdicts(GArray *verdicts)
+{
+	guint i;
+
+	for (i = 0; i < verdicts->len; i++)
+		g_free(g_array_index(verdicts, struct verdict, i).message);
+	g_array_set_size(verdicts, 0);
+}
+
+static void free_salvage(GArray *salvage)
+{
+	guint i;
+
+	for (i = 0; i < salvage->len; i++)
+		g_bytes_unref(g_array_index(salvage, struct salvage_rec, i).value);
+	g_array_set_size(salvage, 0);
+}
+
+static void tally_verdicts(struct inspect *in)
+{
+	guint i;
+
+	in->errors = in->warnings = 0;
+	for (i = 0; i < in->verdicts->len; i++) {
+		enum severity sev = g_array_index(in->verdicts, struct verdict, i).sev;
+
+		in->errors += sev == SEV_ERROR;
+		in->warnings += sev == SEV_WARNING;
+	}
 }
 
 static uint32_t addr_sector(uint32_t addr)
@@ -316,25 +351,37 @@ static void note_slot(void *ctx, uint32_t sector, uint32_t slot, const struct nv
 		note_ate(ctx, sector, slot, a->id, a->offset, a->len);
 }
 
+static void check_sector(struct inspect *in, uint32_t s, const GArray *recs);
+
+/* A sector's info comes after its ATEs: check them now, then forget them. */
 static int walk_sector_cb(void *ctx, const struct fc_nvs_sector_info *info)
 {
 	struct inspect *in = ctx;
+	GArray *verdicts = in->verdicts;
 
 	if (info->sector < in->sectors->len)
 		g_array_index(in->sectors, struct fc_nvs_sector_info, info->sector) = *info;
+	if (in->check_sectors) {
+		in->verdicts = in->walk_verdicts;
+		check_sector(in, info->sector, in->sector_recs);
+		in->verdicts = verdicts;
+		g_array_set_size(in->sector_recs, 0);
+	}
 	return 0;
 }
 
 static int walk_ate_cb(void *ctx, const struct fc_nvs_ate_info *info)
 {
 	struct inspect *in = ctx;
-	struct ate_rec r = { *info, in->ates->len };
+	struct ate_rec r = { *info, in->seq++ };
 
 	if (ate_valid(info))
 		note_ate(in, addr_sector(info->addr), addr_offset(info->addr), info->id,
 			 info->offset, info->len);
 	if (in->keep_ates)
 		g_array_append_val(in->ates, r);
+	if (in->check_sectors)
+		g_array_append_val(in->sector_recs, r);
 	return 0;
 }
 
@@ -385,6 +432,10 @@ static void walk_dump(struct inspect *in)
 			"close slots alone",
 			fc_strerror(rc));
 		g_array_set_size(in->ates, 0);
+		free_verdicts(in->walk_verdicts);
+		free_salvage(in->salvage);
+		g_array_set_size(in->sector_recs, 0);
+		in->walk_failed = true;
 		memset(in->ids, 0, sizeof(in->ids));
 		in->stack_ates = in->crc_checked = in->crc_matched = in->crc_short = 0;
 		nvs_stack_foreach(in->part, &in->geo.geo, note_slot, in);
@@ -727,10 +778,18 @@ static void check_ate(struct inspect *in, const struct ate_rec *r)
 	default:
 		break;
 	}
+}
+
+/* With data CRC on (known only after the walk): a value that fails its CRC-32. */
+static int check_data_crc(void *ctx, const struct fc_nvs_ate_info *a)
+{
+	struct inspect *in = ctx;
+
 	if (value_crc_state(in, a) == 0)
-		verdict(in, SEV_ERROR, "data-crc", (int)s, a->offset,
-			"data of id 0x%04x (ATE at 0x%04x, %s) fails its CRC-32", a->id, off,
-			a->status == FC_NVS_ATE_LIVE ? "live" : "stale");
+		verdict(in, SEV_ERROR, "data-crc", (int)addr_sector(a->addr), a->offset,
+			"data of id 0x%04x (ATE at 0x%04x, %s) fails its CRC-32", a->id,
+			addr_offset(a->addr), a->status == FC_NVS_ATE_LIVE ? "live" : "stale");
+	return 0;
 }
 
 static int by_data_offset(gconstpointer pa, gconstpointer pb)
@@ -827,38 +886,32 @@ static void salvage_ate(struct inspect *in, const struct ate_rec *r)
 	g_array_append_val(in->salvage, sr);
 }
 
-static void check_sector_ates(struct inspect *in)
+/* The checks of one sector: its ATEs (recs, walk order) and its data area. */
+static void check_sector(struct inspect *in, uint32_t s, const GArray *recs)
 {
 	const struct nvs_geometry *g = &in->geo.geo;
-	GPtrArray *recs = g_ptr_array_new();
-	uint32_t s, data_end;
-	guint i = 0;
+	GPtrArray *records = g_ptr_array_new();
+	uint32_t data_end = 0;
+	guint i;
 
-	for (s = 0; s < g->sector_count; s++) {
-		g_ptr_array_set_size(recs, 0);
-		data_end = 0;
-		for (; i < in->ates->len; i++) {
-			const struct ate_rec *r = &g_array_index(in->ates, struct ate_rec, i);
+	for (i = 0; i < recs->len; i++) {
+		const struct ate_rec *r = &g_array_index(recs, struct ate_rec, i);
 
-			if (addr_sector(r->info.addr) != s)
-				break;
-			check_ate(in, r);
-			salvage_ate(in, r);
-			if (is_record(&r->info) && r->info.len) {
-				g_ptr_array_add(recs, (gpointer)r);
-				data_end = MAX(data_end,
-					       FC_ALIGN_UP((uint32_t)r->info.offset + r->info.len,
-							   g->write_block));
-			} else if (r->info.status == FC_NVS_ATE_DELETED ||
-				   r->info.status == FC_NVS_ATE_GC_DONE) {
-				data_end = MAX(data_end, r->info.offset);
-			}
+		check_ate(in, r);
+		salvage_ate(in, r);
+		if (is_record(&r->info) && r->info.len) {
+			g_ptr_array_add(records, (gpointer)r);
+			data_end = MAX(data_end, FC_ALIGN_UP((uint32_t)r->info.offset + r->info.len,
+							     g->write_block));
+		} else if (r->info.status == FC_NVS_ATE_DELETED ||
+			   r->info.status == FC_NVS_ATE_GC_DONE) {
+			data_end = MAX(data_end, r->info.offset);
 		}
-		check_overlaps(in, recs, s);
-		if (data_end < g->sector_size)
-			check_orphan_data(in, s, data_end);
 	}
-	g_ptr_array_free(recs, TRUE);
+	check_overlaps(in, records, s);
+	if (data_end < g->sector_size)
+		check_orphan_data(in, s, data_end);
+	g_ptr_array_free(records, TRUE);
 }
 
 /* The sector a mount opens: after a closed sector whose successor is not closed. */
@@ -926,8 +979,26 @@ static void check_sectors(struct inspect *in)
 
 static void run_checks(struct inspect *in)
 {
+	guint i;
+
 	check_geometry(in);
-	check_sector_ates(in);
+	if (in->walk_failed) {
+		GArray *none = g_array_new(FALSE, FALSE, sizeof(struct ate_rec));
+
+		for (i = 0; i < in->geo.geo.sector_count; i++)
+			check_sector(in, i, none);
+		g_array_free(none, TRUE);
+	} else {
+		g_array_append_vals(in->verdicts, in->walk_verdicts->data, in->walk_verdicts->len);
+		g_array_set_size(in->walk_verdicts, 0);
+		if (in->data_crc) {
+			struct fc_nvs_config cfg = nvs_config(in, &in->rom.dev, in->scratch);
+			struct fc_nvs_walk_ops ops = { .ate = check_data_crc };
+
+			cfg.data_crc = false;
+			(void)fc_nvs_walk(&cfg, &ops, in); /* it walked the same image above */
+		}
+	}
 	check_sectors(in);
 }
 
@@ -1720,16 +1791,17 @@ static void free_inspect(struct inspect *in)
 		g_free(g_array_index(in->settings, struct setting, i).name);
 		g_bytes_unref(g_array_index(in->settings, struct setting, i).value);
 	}
-	for (i = 0; i < in->salvage->len; i++)
-		g_bytes_unref(g_array_index(in->salvage, struct salvage_rec, i).value);
-	for (i = 0; i < in->verdicts->len; i++)
-		g_free(g_array_index(in->verdicts, struct verdict, i).message);
+	free_salvage(in->salvage);
+	free_verdicts(in->verdicts);
+	free_verdicts(in->walk_verdicts);
 	g_array_free(in->live, TRUE);
 	g_array_free(in->settings, TRUE);
 	g_array_free(in->salvage, TRUE);
 	g_array_free(in->verdicts, TRUE);
+	g_array_free(in->walk_verdicts, TRUE);
 	g_array_free(in->sectors, TRUE);
 	g_array_free(in->ates, TRUE);
+	g_array_free(in->sector_recs, TRUE);
 	g_ptr_array_free(in->actions, TRUE);
 	g_free(in->scratch);
 	g_free(in->index);
@@ -1772,8 +1844,9 @@ static int inspect(struct inspect *in, int history_id)
 	if (load_geometry(in) < 0 || build_partition(in) < 0)
 		return 1;
 	json = o->format && !strcmp(o->format, "json");
+	in->keep_ates = o->ates || history_id >= 0;
 	/* JSON always carries the verdicts, for scripts that diff them */
-	in->keep_ates = o->ates || history_id >= 0 || o->check || o->salvage || json;
+	in->check_sectors = o->check || o->salvage || json;
 	mount = mount_copy_start(in);
 	walk_dump(in);
 	decide_data_crc(in);
@@ -1782,8 +1855,9 @@ static int inspect(struct inspect *in, int history_id)
 		read_live(in);
 	if (in->mount_rc >= 0 && o->settings)
 		read_settings(in);
-	if (o->check || o->salvage || json)
+	if (in->check_sectors)
 		run_checks(in);
+	tally_verdicts(in);
 	if (json)
 		print_json(in, history_id);
 	else
@@ -1803,6 +1877,8 @@ int main(int argc, char **argv)
 	in.settings = g_array_new(FALSE, FALSE, sizeof(struct setting));
 	in.salvage = g_array_new(FALSE, FALSE, sizeof(struct salvage_rec));
 	in.verdicts = g_array_new(FALSE, FALSE, sizeof(struct verdict));
+	in.walk_verdicts = g_array_new(FALSE, FALSE, sizeof(struct verdict));
+	in.sector_recs = g_array_new(FALSE, FALSE, sizeof(struct ate_rec));
 	in.actions = g_ptr_array_new_with_free_func(g_free);
 	rc = parse_options(&in, &argc, &argv, &history_id);
 	if (rc == 0) {
