@@ -4,8 +4,9 @@
  * timed for libfdt's uncached fdt_node_offset_by_phandle, Linux's mask and
  * hash32 64/128/256 caches (misses resolved through libfdt) and the complete
  * index including its build; then the cost of a cache hit against a load
- * from a plain array indexed by phandle. Every figure is the median of
- * RUNS runs in this process; ratios are against libfdt / the array load.
+ * from a plain array indexed by phandle. Boot figures are the median of
+ * RUNS runs, hit figures the best of HIT_ROUNDS rounds, all in this
+ * process; ratios are against libfdt / the array load.
  */
 #include <glib.h>
 #include <libfdt.h>

@@ -792,23 +792,31 @@ static int check_data_crc(void *ctx, const struct fc_nvs_ate_info *a)
 	return 0;
 }
 
+/* Data order; records at the same offset in walk order, for stable messages. */
 static int by_data_offset(gconstpointer pa, gconstpointer pb)
 {
 	const struct ate_rec *a = *(const struct ate_rec *const *)pa;
 	const struct ate_rec *b = *(const struct ate_rec *const *)pb;
 
-	return (int)a->info.offset - (int)b->info.offset;
+	if (a->info.offset != b->info.offset)
+		return a->info.offset < b->info.offset ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* Records of one sector must not share data bytes. */
+/*
+ * Records of one sector must not share data bytes: each one is compared with
+ * the record reaching furthest among those before it in data order.
+ */
 static void check_overlaps(struct inspect *in, GPtrArray *recs, uint32_t s)
 {
+	const struct ate_rec *reach = NULL;
 	guint i;
 
 	/* newest first, data grows up: a healthy sector's records come in
-	 * descending data order, which only needs reversing */
+	 * strictly descending data order, which only needs reversing */
 	for (i = 1; i < recs->len; i++)
-		if (by_data_offset(&recs->pdata[i - 1], &recs->pdata[i]) < 0)
+		if (((const struct ate_rec *)recs->pdata[i - 1])->info.offset <=
+		    ((const struct ate_rec *)recs->pdata[i])->info.offset)
 			break;
 	if (i == recs->len)
 		for (i = 0; i < recs->len / 2; i++) {
@@ -819,16 +827,18 @@ static void check_overlaps(struct inspect *in, GPtrArray *recs, uint32_t s)
 		}
 	else
 		g_ptr_array_sort(recs, by_data_offset);
-	for (i = 1; i < recs->len; i++) {
-		const struct ate_rec *p = g_ptr_array_index(recs, i - 1);
+	for (i = 0; i < recs->len; i++) {
 		const struct ate_rec *n = g_ptr_array_index(recs, i);
+		uint32_t end = (uint32_t)n->info.offset + n->info.len;
 
-		if (n->info.offset < (uint32_t)p->info.offset + p->info.len)
+		if (reach && n->info.offset < (uint32_t)reach->info.offset + reach->info.len)
 			verdict(in, SEV_ERROR, "data-overlap", (int)s, n->info.offset,
 				"data of id 0x%04x (ATE at 0x%04x) overlaps data of id 0x%04x "
 				"(ATE at 0x%04x)",
-				n->info.id, addr_offset(n->info.addr), p->info.id,
-				addr_offset(p->info.addr));
+				n->info.id, addr_offset(n->info.addr), reach->info.id,
+				addr_offset(reach->info.addr));
+		if (!reach || end > (uint32_t)reach->info.offset + reach->info.len)
+			reach = n;
 	}
 }
 
@@ -1197,9 +1207,9 @@ static void table_geometry(const struct inspect *in)
 	if (r->ev_conf == NVS_CONF_GIVEN)
 		printf("  erase value: given\n");
 	else
-		printf("  erase value: detected, %s (erased-looking 32-byte blocks: %u of 0xff, "
-		       "%u of 0x00)\n",
-		       nvs_confidence_name(r->ev_conf), r->ev_blocks[0], r->ev_blocks[1]);
+		printf("  erase value: detected, %s (sectors with an erased close slot: %u as "
+		       "0xff, %u as 0x00)\n",
+		       nvs_confidence_name(r->ev_conf), r->ev_open[0], r->ev_open[1]);
 	printf("data crc: %s\n", in->crc_reason);
 	g_string_free(wb, TRUE);
 }

@@ -15,7 +15,11 @@ GOLDEN = 0x61C88647
 
 
 def node_phandles(blob):
-    """Per node in tree order: its phandle ('phandle', else 'linux,phandle'), or 0."""
+    """Per node in tree order: its phandle ('phandle', else 'linux,phandle'), or 0.
+
+    As in fdtcache (and libfdt's fdt_get_phandle), 'phandle' wins over
+    'linux,phandle' wherever they appear; 0xffffffff (-1) is not a phandle.
+    """
     magic, _, off_struct, off_strings = struct.unpack_from(">IIII", blob, 0)
     if magic != 0xD00DFEED:
         raise SystemExit("not a DTB")
@@ -48,7 +52,8 @@ def node_phandles(blob):
             break
         else:
             raise SystemExit("bad token %d at %d" % (token, pos - 4))
-    return [p.get("phandle", p.get("linux,phandle", 0)) for p in found]
+    phandles = [p.get("phandle", p.get("linux,phandle", 0)) for p in found]
+    return [0 if q == 0xFFFFFFFF else q for q in phandles]
 
 
 def read_trace(path):
@@ -59,7 +64,8 @@ def read_trace(path):
             if text == "@core_init":
                 core_init = len(lookups)
             elif text:
-                lookups.append(int(text, 0))
+                hexa = text[:2].lower() == "0x"
+                lookups.append(int(text[2:], 16) if hexa else int(text, 10))
     return lookups, core_init
 
 
@@ -116,7 +122,7 @@ def uncached(ph, lookups):
 
 
 def index(ph, lookups):
-    size = pow2_at_least(2 * len({q for q in ph if q}))
+    size = pow2_at_least(2 * sum(1 for q in ph if q))  # fc_dt_index_slots(nphandles)
     absent = sum(1 for p in lookups if p not in ph)
     # the first lookup builds the index (one miss, a walk of every node);
     # after it an absent phandle is a miss known without a scan

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nvs-cutimage - a power-cut NVS image for the nvs-inspect tests.
- *   nvs-cutimage OUT atomic|torn|bits N [ERASE_VALUE]
+ *   nvs-cutimage OUT atomic|torn|bits N [ERASE_VALUE [zeros]]
  * Runs a workload (4 sectors of 1 KiB, write block 4, 24 ids, writes of
  * 1..29 bytes and deletes, wrapping the partition) on the flash simulator,
  * on a flash that erases to ERASE_VALUE (default 0xff), cuts the power
  * during the N-th program or erase in the given mode, and
- * writes the flash to OUT. Prints what the engine reads back after mounting
+ * writes the flash to OUT. With `zeros`, values are 100..199 bytes, all
+ * zero but the first: data that looks erased on a flash erasing to 0x00. Prints what the engine reads back after mounting
  * a copy, as `id=0x%04x len=N data=HEX` lines: what nvs-inspect --live must
  * print.
  */
@@ -23,27 +24,28 @@
 #define IDS 24u
 #define OPS 600u
 #define MAXLEN 29u
+#define ZEROS_LEN 100u /* zeros workload: values of ZEROS_LEN..2 * ZEROS_LEN - 1 bytes */
 
 static uint8_t mem[SIZE];
 static struct fc_flash_sim_unit units[SECTORS];
 static struct fc_cache_slot slots[64];
 
-static int workload(struct fc_flash_sim *sim)
+static int workload(struct fc_flash_sim *sim, bool zeros)
 {
 	struct fc_nvs_config cfg = { .flash = &sim->dev, .sector_size = SECTOR,
 				     .sector_count = SECTORS, .index_slots = slots,
 				     .index_slot_count = 64 };
 	struct fc_nvs fs;
-	uint8_t val[MAXLEN];
+	uint8_t val[2 * ZEROS_LEN];
 	unsigned int k, i, len;
 	int rc = fc_nvs_mount(&fs, &cfg);
 
 	for (k = 0; rc >= 0 && k < OPS; k++) {
 		uint16_t id = (uint16_t)((k * 7) % IDS + 1);
 
-		len = k % 13 == 12 ? 0 : 1 + k % MAXLEN;
+		len = k % 13 == 12 ? 0 : zeros ? ZEROS_LEN + k % ZEROS_LEN : 1 + k % MAXLEN;
 		for (i = 0; i < len; i++)
-			val[i] = (uint8_t)(k * 31 + i * 7 + 1);
+			val[i] = zeros && i ? 0 : (uint8_t)(k * 31 + i * 7 + 1);
 		rc = len ? fc_nvs_write(&fs, id, val, len) : fc_nvs_delete(&fs, id);
 	}
 	return rc < 0 ? rc : 0;
@@ -94,11 +96,11 @@ int main(int argc, char **argv)
 	enum fc_flash_sim_cut_mode mode;
 	FILE *f;
 
-	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: nvs-cutimage OUT atomic|torn|bits N [ERASE_VALUE]\n");
+	if (argc < 4 || argc > 6 || (argc == 6 && strcmp(argv[5], "zeros"))) {
+		fprintf(stderr, "usage: nvs-cutimage OUT atomic|torn|bits N [ERASE_VALUE [zeros]]\n");
 		return 2;
 	}
-	if (argc == 5)
+	if (argc >= 5)
 		cfg.geo.erase_value = (uint8_t)strtoul(argv[4], NULL, 0);
 	if (!strcmp(argv[2], "atomic"))
 		mode = FC_FLASH_SIM_CUT_ATOMIC;
@@ -112,7 +114,7 @@ int main(int argc, char **argv)
 	if (fc_flash_sim_init(&sim, &cfg, mem, units) < 0 ||
 	    fc_flash_sim_cut_after(&sim, (uint32_t)strtoul(argv[3], NULL, 0), mode, 6) < 0)
 		return 2;
-	if (workload(&sim) == 0) {
+	if (workload(&sim, argc == 6) == 0) {
 		fprintf(stderr, "nvs-cutimage: the workload ended before cut %s\n", argv[3]);
 		return 1;
 	}

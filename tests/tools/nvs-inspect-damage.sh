@@ -79,6 +79,16 @@ run 1 "$tmp/overlap.bin" $all
 has '^error +data-overlap +sector 0 offset 0x0008: data of id 0x0003 .* overlaps data of id 0x0002'
 has '^error +ate-bounds +sector 0 offset 0x0fd0: ATE of id 0x0004 points outside'
 
+# one record spanning several: id 2's ATE claims 0x04..0x23, over ids 3 to 6,
+# each of which overlaps it though not the record just before it
+cp "$vec/nvs_small_wbs4.bin" "$tmp/span.bin"
+"$damage" ate "$tmp/span.bin" 0x0fe0 2 0x0004 32
+run 1 "$tmp/span.bin" --check
+for at in 0x000c 0x0010 0x001c 0x0020; do
+	has "^error +data-overlap +sector 0 offset $at: data of id 0x00.. .* overlaps data of id 0x0002 "
+done
+[ "$(grep -c 'data-overlap' "$tmp/out")" -eq 4 ] || bad "span: expected 4 data-overlap verdicts"
+
 # 3. truncated dumps
 "$damage" copy "$vec/nvs_rpl_2pass.bin" "$tmp/trunc.bin" 30000
 run 0 "$tmp/trunc.bin" --summary --check
@@ -175,6 +185,18 @@ for mode in atomic torn bits; do
 		cmp -s "$tmp/cut0.want" "$tmp/out" || bad "erase 0x00, cut $mode $n: --live (given) differs"
 		run 0 "$tmp/cut0.bin" --summary
 		grep -q 'erase value 0x00$' "$tmp/out" || bad "erase 0x00, cut $mode $n: not detected"
+	done
+done
+# values of 100..199 bytes, all zero but the first, on either flash: zero
+# data outnumbers free space, and the erase value is still told right
+for ev in 0xff 0x00; do
+	for mode in atomic torn bits; do
+		for n in 20 200 800; do
+			"$cut" "$tmp/cutz.bin" $mode $n $ev zeros > "$tmp/cutz.want" || bad "nvs-cutimage $mode $n $ev zeros failed"
+			run 0 "$tmp/cutz.bin" --summary --live
+			grep '^id=' "$tmp/out" | cmp -s "$tmp/cutz.want" - || bad "zero values, erase $ev, cut $mode $n: --live differs"
+			grep -q "erase value $ev\$" "$tmp/out" || bad "zero values, erase $ev, cut $mode $n: erase value not detected"
+		done
 	done
 done
 grep -Eq '^warning +torn-ate +sector 0 offset ' "$tmp/cut-torn-5.out" || bad "torn cut 5: no torn-ate verdict"

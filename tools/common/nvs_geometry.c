@@ -23,7 +23,6 @@
 #define REGIONS 8u       /* 64 KiB regions of a large image that are scored */
 #define BAD_RUN_STOP 4u  /* consecutive unreadable slots that end a stack */
 #define WB_MAX_SHIFT 3u  /* write blocks 1..8 share the 8-byte ATE slot */
-#define EV_BLOCK 32u /* block size for counting erased-looking bytes */
 #define WB_SAMPLE_PAIRS 256u /* pairs from the sampled regions that settle the write block */
 
 /* Weights of the evidence; only their order of magnitude matters. */
@@ -482,33 +481,31 @@ static int check_hint(size_t len, const struct nvs_geometry_hint *h, char *why, 
 	return 0;
 }
 
-struct erased_blocks {
-	uint8_t ev;
-	uint32_t blocks; /* EV_BLOCK-byte blocks holding nothing but ev */
-};
-
-static void count_erased_blocks(const uint8_t *sec, uint32_t i, void *ctx)
+/* Sectors of a layout whose top slot, the close ATE's, is all ev. */
+static uint32_t erased_close_slots(const uint8_t *part, const struct nvs_geometry_report *r,
+				   uint8_t ev)
 {
-	struct erased_blocks *e = ctx;
-	uint32_t p;
+	uint32_t i, n = 0;
 
-	(void)i;
-	for (p = 0; p + EV_BLOCK <= MAX_SECTOR; p += EV_BLOCK)
-		e->blocks += nvs_erased(sec + p, EV_BLOCK, e->ev);
+	for (i = 0; i < r->geo.sector_count; i++)
+		n += nvs_erased(part + (size_t)(i + 1) * r->geo.sector_size - r->geo.ate_size,
+				r->geo.ate_size, ev);
+	return n;
 }
 
 /*
  * NOR flash erases to 0xff, some flash (and RRAM) to 0x00. A partition
- * keeps free space and an erased sector, so erased-looking blocks of one
- * value outnumber the other's (zero-filled values aside): that decides
- * when the ratio is clear, else the better layout score under each value.
- * An image that reads as NVS under neither gets 0xff, as a weak guess.
+ * always has a sector that is not closed (the open one, and the erased one
+ * after it), and its close slot is still erased; values, zero-filled or not,
+ * never reach a sector's top slot. So the value whose best layout shows
+ * erased close slots, when the other's shows none, is certain; otherwise
+ * the better layout score decides. An image that reads as NVS under
+ * neither gets 0xff, as a weak guess.
  */
 static uint8_t detect_erase_value(const uint8_t *part, size_t avail,
 				  const struct nvs_geometry_hint *h, struct nvs_geometry_report *rep)
 {
 	static const uint8_t values[2] = { 0xff, 0x00 };
-	struct erased_blocks e[2] = { { 0xff, 0 }, { 0x00, 0 } };
 	long score[2];
 	int i, best;
 
@@ -517,26 +514,22 @@ static uint8_t detect_erase_value(const uint8_t *part, size_t avail,
 
 		memset(&r, 0, sizeof(r));
 		r.runner_up_score = LONG_MIN;
-		score[i] = search_layouts(part, avail, h, values[i], true, &r) < 0 ? LONG_MIN : r.score;
-		if (avail >= MAX_SECTOR)
-			for_sampled_sectors(part, MAX_SECTOR, (uint32_t)FC_MIN(avail / MAX_SECTOR, MAX_SECTORS),
-					    count_erased_blocks, &e[i]);
-		else
-			for (size_t p = 0; p + EV_BLOCK <= avail; p += EV_BLOCK)
-				e[i].blocks += nvs_erased(part + p, EV_BLOCK, values[i]);
+		score[i] = LONG_MIN;
+		rep->ev_open[i] = 0;
+		if (search_layouts(part, avail, h, values[i], true, &r) == 0) {
+			score[i] = r.score;
+			rep->ev_open[i] = erased_close_slots(part, &r, values[i]);
+		}
 	}
-	rep->ev_blocks[0] = e[0].blocks;
-	rep->ev_blocks[1] = e[1].blocks;
 	if (score[0] <= 0 && score[1] <= 0) {
-		/* no NVS under either (a blank or wiped image): NOR's 0xff */
 		best = 0;
 		rep->ev_conf = NVS_CONF_WEAK;
-	} else if (e[0].blocks > 2 * e[1].blocks || e[1].blocks > 2 * e[0].blocks) {
-		best = e[1].blocks > e[0].blocks;
-		rep->ev_conf = score[best] > 0 ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
+	} else if (score[0] > 0 && score[1] > 0 && !rep->ev_open[0] != !rep->ev_open[1]) {
+		best = rep->ev_open[1] > 0;
+		rep->ev_conf = NVS_CONF_CERTAIN;
 	} else {
 		best = score[1] > score[0];
-		rep->ev_conf = NVS_CONF_LIKELY;
+		rep->ev_conf = score[!best] <= 0 ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
 	}
 	return values[best];
 }

@@ -62,7 +62,7 @@ struct nvs_geometry_report {
 	enum nvs_confidence sector_conf; /* sector size and ATE slot size */
 	enum nvs_confidence wb_conf;     /* write block */
 	enum nvs_confidence ev_conf;     /* erase value */
-	uint32_t ev_blocks[2];           /* erased-looking blocks of 0xff, of 0x00 (sampled) */
+	uint32_t ev_open[2];             /* erased close slots under 0xff, under 0x00 */
 	long score;                      /* evidence score of the chosen layout */
 	long runner_up_score;            /* best other layout (LONG_MIN if none) */
 	uint32_t runner_up_sector_size;
