@@ -746,6 +746,11 @@ static void check_geometry(struct inspect *in)
 			"erase value 0x%02x is a guess: the image reads as NVS under neither 0xff "
 			"nor 0x00; give --erase-value",
 			g->geo.erase_value);
+	else if (g->ev_conf == NVS_CONF_LIKELY)
+		verdict(in, SEV_INFO, "erase-value-guess", -1, -1,
+			"erase value 0x%02x is likely, not certain: no sector has an erased close "
+			"slot under one value only; give --erase-value if it is wrong",
+			g->geo.erase_value);
 	if (g->wb_conf == NVS_CONF_WEAK)
 		verdict(in, SEV_INFO, "write-block-guess", -1, -1,
 			"write block %u is a guess: the records fit %s", g->geo.write_block,
