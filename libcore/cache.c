@@ -13,6 +13,8 @@ static unsigned int log2_u32(uint32_t n)
 int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 		  struct fc_cache_slot *slots, uint32_t nslots)
 {
+	unsigned int bits;
+
 	if (!cache)
 		return FC_EINVAL;
 	switch (policy) {
@@ -31,9 +33,9 @@ int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 	}
 	cache->slots = slots;
 	cache->nslots = nslots;
-	cache->bits = (uint8_t)(nslots ? log2_u32(nslots) : 0);
-	cache->hash_shift = (uint8_t)(cache->bits ? 32 - cache->bits : 0);
-	cache->hash_mult = cache->bits ? FC_HASH32_GOLDEN : 0;
+	bits = nslots ? log2_u32(nslots) : 0;
+	cache->hash_shift = (uint8_t)(bits ? 32 - bits : 0);
+	cache->hash_mult = bits ? FC_HASH32_GOLDEN : 0;
 	cache->policy = policy;
 	fc_cache_clear(cache);
 	fc_cache_reset_stats(cache);

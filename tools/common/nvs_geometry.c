@@ -429,17 +429,22 @@ static enum nvs_confidence layout_confidence(const struct nvs_geometry_report *r
 	return NVS_CONF_LIKELY;
 }
 
-static int detect_layout(const uint8_t *part, size_t avail, const struct nvs_geometry_hint *h,
-			 struct nvs_geometry_report *rep, char *why, size_t why_len)
+/* The best layout under ev: of those filling the image exactly, else of all that fit. */
+static int search_best(const uint8_t *part, size_t avail, const struct nvs_geometry_hint *h,
+		       uint8_t ev, struct nvs_geometry_report *rep)
 {
-	uint8_t ev = rep->geo.erase_value;
+	if (search_layouts(part, avail, h, ev, false, rep) == 0 && rep->score > 0)
+		return 0;
+	return search_layouts(part, avail, h, ev, true, rep);
+}
 
-	if (search_layouts(part, avail, h, ev, false, rep) < 0 || rep->score <= 0) {
-		if (search_layouts(part, avail, h, ev, true, rep) < 0) {
-			say(why, why_len, "no sector size between %u and %u bytes fits the image size",
-			    MIN_SECTOR, MAX_SECTOR);
-			return -1;
-		}
+/* Accept the layout search_best found (found: its result), or say why not. */
+static int judge_layout(int found, struct nvs_geometry_report *rep, char *why, size_t why_len)
+{
+	if (found < 0) {
+		say(why, why_len, "no sector size between %u and %u bytes fits the image size",
+		    MIN_SECTOR, MAX_SECTOR);
+		return -1;
 	}
 	if (rep->score <= 0) {
 		say(why, why_len,
@@ -502,36 +507,42 @@ static uint32_t erased_close_slots(const uint8_t *part, const struct nvs_geometr
  * the better layout score decides. An image that reads as NVS under
  * neither gets 0xff, as a weak guess.
  */
-static uint8_t detect_erase_value(const uint8_t *part, size_t avail,
-				  const struct nvs_geometry_hint *h, struct nvs_geometry_report *rep)
+static int detect_erase_value(const uint8_t *part, size_t avail,
+			      const struct nvs_geometry_hint *h, struct nvs_geometry_report *rep)
 {
 	static const uint8_t values[2] = { 0xff, 0x00 };
+	struct nvs_geometry_report r[2];
+	uint32_t open[2] = { 0, 0 };
 	long score[2];
-	int i, best;
+	int found[2], i, best;
+	bool neither, by_slots;
+	enum nvs_confidence conf;
 
 	for (i = 0; i < 2; i++) {
-		struct nvs_geometry_report r;
-
-		memset(&r, 0, sizeof(r));
-		r.runner_up_score = LONG_MIN;
-		score[i] = LONG_MIN;
-		rep->ev_open[i] = 0;
-		if (search_layouts(part, avail, h, values[i], true, &r) == 0) {
-			score[i] = r.score;
-			rep->ev_open[i] = erased_close_slots(part, &r, values[i]);
-		}
+		memset(&r[i], 0, sizeof(r[i]));
+		r[i].geo.offset = rep->geo.offset;
+		r[i].geo.erase_value = values[i];
+		r[i].runner_up_score = LONG_MIN;
+		found[i] = search_best(part, avail, h, values[i], &r[i]);
+		score[i] = found[i] < 0 ? LONG_MIN : r[i].score;
+		if (found[i] == 0)
+			open[i] = erased_close_slots(part, &r[i], values[i]);
 	}
-	if (score[0] <= 0 && score[1] <= 0) {
+	neither = score[0] <= 0 && score[1] <= 0;
+	by_slots = score[0] > 0 && score[1] > 0 && !open[0] != !open[1];
+	if (neither) {
 		best = 0;
-		rep->ev_conf = NVS_CONF_WEAK;
-	} else if (score[0] > 0 && score[1] > 0 && !rep->ev_open[0] != !rep->ev_open[1]) {
-		best = rep->ev_open[1] > 0;
-		rep->ev_conf = NVS_CONF_CERTAIN;
+		conf = NVS_CONF_WEAK;
 	} else {
-		best = score[1] > score[0];
-		rep->ev_conf = score[!best] <= 0 ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
+		best = by_slots ? open[1] > 0 : score[1] > score[0];
+		conf = by_slots || score[!best] <= 0 ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
 	}
-	return values[best];
+	/* the winner's layout search is the one the geometry needs: keep it */
+	*rep = r[best];
+	rep->ev_conf = conf;
+	rep->ev_open[0] = open[0];
+	rep->ev_open[1] = open[1];
+	return found[best];
 }
 
 int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometry_hint *hint,
@@ -539,6 +550,8 @@ int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometr
 {
 	const uint8_t *part;
 	size_t avail, need;
+	bool searched;
+	int found = -1;
 
 	memset(rep, 0, sizeof(*rep));
 	if (check_hint(len, hint, why, why_len) < 0)
@@ -550,8 +563,10 @@ int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometr
 	if (hint->erase_value >= 0) {
 		rep->geo.erase_value = (uint8_t)hint->erase_value;
 		rep->ev_conf = NVS_CONF_GIVEN;
+		searched = false;
 	} else {
-		rep->geo.erase_value = detect_erase_value(part, avail, hint, rep);
+		found = detect_erase_value(part, avail, hint, rep);
+		searched = true;
 	}
 	if (hint->sector_size && hint->write_block) {
 		rep->geo.sector_size = hint->sector_size;
@@ -563,10 +578,13 @@ int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometr
 			    hint->sector_size, 0);
 			return -1;
 		}
-	} else if (detect_layout(part, avail, hint, rep, why, why_len) < 0) {
-		return -1;
-	} else if (hint->sector_size && hint->sector_count) {
-		rep->sector_conf = NVS_CONF_GIVEN;
+	} else {
+		if (!searched)
+			found = search_best(part, avail, hint, rep->geo.erase_value, rep);
+		if (judge_layout(found, rep, why, why_len) < 0)
+			return -1;
+		if (hint->sector_size && hint->sector_count)
+			rep->sector_conf = NVS_CONF_GIVEN;
 	}
 	need = (size_t)rep->geo.sector_count * rep->geo.sector_size;
 	if (need > avail)

@@ -54,9 +54,9 @@ struct fc_cache {
 	struct fc_cache_slot *slots;
 	uint32_t nslots;
 	uint32_t used; /* slots holding a key */
-	uint8_t bits;  /* log2(nslots) */
-	/* hash_32 as one multiply and one shift, with no branch for one slot */
-	uint8_t hash_shift; /* 32 - bits, or 0 for one slot */
+	/* hash_32(key, log2(nslots)) as one multiply and one shift, with no
+	 * branch for one slot */
+	uint8_t hash_shift; /* 32 - log2(nslots), or 0 for one slot */
 	uint32_t hash_mult; /* the golden-ratio constant, or 0 for one slot */
 	enum fc_cache_policy policy;
 	bool overflowed; /* PROBE: a fill was refused since the last clear */
