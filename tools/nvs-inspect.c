@@ -815,6 +815,7 @@ static int by_data_offset(gconstpointer pa, gconstpointer pb)
 static void check_overlaps(struct inspect *in, GPtrArray *recs, uint32_t s)
 {
 	const struct ate_rec *reach = NULL;
+	uint32_t reach_end = 0;
 	guint i;
 
 	/* newest first, data grows up: a healthy sector's records come in
@@ -836,14 +837,16 @@ static void check_overlaps(struct inspect *in, GPtrArray *recs, uint32_t s)
 		const struct ate_rec *n = g_ptr_array_index(recs, i);
 		uint32_t end = (uint32_t)n->info.offset + n->info.len;
 
-		if (reach && n->info.offset < (uint32_t)reach->info.offset + reach->info.len)
+		if (reach && n->info.offset < reach_end)
 			verdict(in, SEV_ERROR, "data-overlap", (int)s, n->info.offset,
 				"data of id 0x%04x (ATE at 0x%04x) overlaps data of id 0x%04x "
 				"(ATE at 0x%04x)",
 				n->info.id, addr_offset(n->info.addr), reach->info.id,
 				addr_offset(reach->info.addr));
-		if (!reach || end > (uint32_t)reach->info.offset + reach->info.len)
+		if (!reach || end > reach_end) {
 			reach = n;
+			reach_end = end;
+		}
 	}
 }
 
