@@ -14,7 +14,7 @@
 # 76882, 115323, 172984, 259476, 389214 and 583821 ns: 16 polls, the last
 # 183,821 ns after the program ended.
 set -eu
-bench="${top_builddir:-.}/tools/nvs-bench"
+bench="${top_builddir:-.}/tools/nvs-bench/nvs-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # nvs-bench: usage errors exit 2 with a message that shows where the error is.
 set -eu
-bench="${top_builddir:-.}/tools/nvs-bench"
+bench="${top_builddir:-.}/tools/nvs-bench/nvs-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
