@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fdtcache/flash.h"
+#include "fdtcache/flash_sim.h"
 
 #define DEV_SIZE (1u << 20)
 #define BYTES_PER_RUN (128ull << 20) /* per measurement, at least OPS_MIN ops */

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fdtcache/flash.h"
+#include "fdtcache/flash_sim.h"
 #include "fdtcache/poll.h"
 
 #define US UINT64_C(1000)

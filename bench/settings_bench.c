@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fdtcache/flash_sim.h"
 #include "fdtcache/settings.h"
 
 #define SECTOR 4096u

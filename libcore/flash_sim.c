@@ -4,7 +4,7 @@
  * bad units and power loss, over caller memory. Figures and their sources
  * are in README.md ("Simulator presets").
  */
-#include "fdtcache/flash.h"
+#include "fdtcache/flash_sim.h"
 
 #define US 1000u
 #define MS 1000000u

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fdtcache/flash_sim.h"
 #include "fdtcache/settings.h"
 
 #define SECTOR 1024u

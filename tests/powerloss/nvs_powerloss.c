@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdtcache/flash.h"
+#include "fdtcache/flash_sim.h"
 #include "fdtcache/nvs.h"
 
 #define SECTOR 512u

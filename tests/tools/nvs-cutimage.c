@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdtcache/flash.h"
+#include "fdtcache/flash_sim.h"
 #include "fdtcache/nvs.h"
 
 #define SECTOR 1024u

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "fdtcache/flash.h"
+#include "fdtcache/flash_sim.h"
 
 /* Fault tests: 4 units of 1 KiB, 4-byte write blocks, zero time. */
 #define SIZE 4096u

@@ -9,7 +9,7 @@
 #ifndef FDTCACHE_BENCH_RIG_H
 #define FDTCACHE_BENCH_RIG_H
 
-#include "fdtcache/flash.h"
+#include "fdtcache/flash_sim.h"
 #include "fdtcache/nvs.h"
 #include "fdtcache/poll.h"
 #include "fdtcache/settings.h"
