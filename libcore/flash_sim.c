@@ -148,6 +148,7 @@ static bool op_is_cut(struct fc_flash_sim *sim)
 	if (!sim->cut_countdown || --sim->cut_countdown)
 		return false;
 	sim->powered = false;
+	sim->stats.cuts++;
 	return true;
 }
 
@@ -172,23 +173,124 @@ static void prog_bytes(struct fc_flash_sim *sim, uint32_t off, const uint8_t *da
 		sim->mem[off + i] = programmed(sim->mem[off + i], data[i], ev);
 }
 
-static void prog_cut(struct fc_flash_sim *sim, uint32_t off, const uint8_t *data, uint32_t len)
+/*
+ * Where each byte of [off, off + len) was going: target[i] is the cell's
+ * value after a complete operation (data NULL: an erase).
+ */
+static uint8_t target_of(const struct fc_flash_sim *sim, uint32_t at, const uint8_t *data)
 {
 	uint8_t ev = sim->cfg.geo.erase_value;
-	uint32_t ws = sim->cfg.geo.write_size, i;
+
+	return data ? programmed(sim->mem[at], *data, ev) : ev;
+}
+
+static uint32_t changing_bits(const struct fc_flash_sim *sim, uint32_t off, const uint8_t *data,
+			      uint32_t len)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t d = (uint8_t)(sim->mem[off + i] ^ target_of(sim, off + i, data ? data + i : NULL));
+
+		for (; d; d &= (uint8_t)(d - 1))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * SOMEBITS and MOSTBITS: of the changing bits, the one numbered pick (in
+ * address then bit order) moves alone (only) or stays alone (!only).
+ */
+static void one_bit(struct fc_flash_sim *sim, uint32_t off, const uint8_t *data, uint32_t len,
+		    bool only)
+{
+	uint32_t total = changing_bits(sim, off, data, len), pick, k = 0;
+
+	if (!total)
+		return;
+	pick = xorshift32(&sim->rng) % total;
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t cell = sim->mem[off + i];
+		uint8_t d = (uint8_t)(cell ^ target_of(sim, off + i, data ? data + i : NULL));
+
+		for (uint8_t bit = 1; bit; bit = (uint8_t)(bit << 1)) {
+			if (!(d & bit))
+				continue;
+			if ((k++ == pick) == only)
+				cell ^= bit;
+		}
+		sim->mem[off + i] = cell;
+	}
+}
+
+/* Leave the changing bits of up to FC_FLASH_SIM_META_MAX bytes at off metastable. */
+static void make_metastable(struct fc_flash_sim *sim, uint32_t off, const uint8_t *data,
+			    uint32_t len)
+{
+	len = FC_MIN(len, FC_FLASH_SIM_META_MAX);
+	sim->meta_off = off;
+	sim->meta_len = len;
+	for (uint32_t i = 0; i < len; i++)
+		sim->meta_mask[i] = (uint8_t)(sim->mem[off + i] ^
+					      target_of(sim, off + i, data ? data + i : NULL));
+}
+
+/*
+ * What a cut leaves of a program (data) or erase (data NULL) of
+ * [off, off + len): TORN completes its first half bytes, OOO and METASTABLE
+ * work in write blocks.
+ */
+static void cut_apply(struct fc_flash_sim *sim, uint32_t off, const uint8_t *data, uint32_t len,
+		      uint32_t half)
+{
+	uint32_t i, unit = sim->cfg.geo.write_size;
 
 	switch (sim->cut_mode) {
 	case FC_FLASH_SIM_CUT_ATOMIC:
 		break;
 	case FC_FLASH_SIM_CUT_TORN:
-		prog_bytes(sim, off, data, len / ws / 2 * ws);
+	case FC_FLASH_SIM_CUT_METASTABLE:
+		for (i = 0; i < half; i++)
+			sim->mem[off + i] = target_of(sim, off + i, data ? data + i : NULL);
+		if (sim->cut_mode == FC_FLASH_SIM_CUT_METASTABLE && half < len)
+			make_metastable(sim, off + half, data ? data + half : NULL,
+					FC_MIN(unit, len - half));
 		break;
 	case FC_FLASH_SIM_CUT_BITS:
 		for (i = 0; i < len; i++)
 			sim->mem[off + i] = random_bits(sim, sim->mem[off + i],
-							programmed(sim->mem[off + i], data[i], ev));
+							target_of(sim, off + i, data ? data + i : NULL));
+		break;
+	case FC_FLASH_SIM_CUT_SOMEBITS:
+	case FC_FLASH_SIM_CUT_MOSTBITS:
+		one_bit(sim, off, data, len, sim->cut_mode == FC_FLASH_SIM_CUT_SOMEBITS);
+		break;
+	case FC_FLASH_SIM_CUT_OOO:
+		for (uint32_t b = 0; b < len; b += unit) {
+			if (!(xorshift32(&sim->rng) & 1u))
+				continue;
+			for (i = b; i < FC_MIN(b + unit, len); i++)
+				sim->mem[off + i] = target_of(sim, off + i, data ? data + i : NULL);
+		}
 		break;
 	}
+}
+
+/* A program or erase over metastable bytes settles them. */
+static void meta_settle(struct fc_flash_sim *sim, uint32_t off, uint32_t len)
+{
+	if (sim->meta_len && off < sim->meta_off + sim->meta_len && sim->meta_off < off + len)
+		sim->meta_len = 0;
+}
+
+static void meta_read(struct fc_flash_sim *sim, uint32_t off, uint8_t *buf, uint32_t len)
+{
+	uint32_t from = FC_MAX(off, sim->meta_off);
+	uint32_t to = FC_MIN(off + len, sim->meta_off + sim->meta_len);
+
+	for (uint32_t a = from; a < to; a++)
+		buf[a - off] ^= (uint8_t)(sim->meta_mask[a - sim->meta_off] & xorshift32(&sim->rng));
 }
 
 static bool is_erased(const struct fc_flash_sim *sim, uint32_t off, uint32_t len)
@@ -210,7 +312,7 @@ static int sim_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
 	sim->stats.progs++;
 	sim->stats.prog_bytes += len;
 	if (op_is_cut(sim)) {
-		prog_cut(sim, off, buf, len);
+		cut_apply(sim, off, buf, len, len / sim->cfg.geo.write_size / 2 * sim->cfg.geo.write_size);
 		return FC_EPOWER;
 	}
 	erased = is_erased(sim, off, len);
@@ -219,6 +321,7 @@ static int sim_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
 	start_busy(sim, cost(&sim->cfg.timing.prog, off, len));
 	if (any_bad(sim, off, len, FC_FLASH_SIM_BAD_PROG))
 		return FC_EIO;
+	meta_settle(sim, off, len);
 	/* Programming erased cells stores the data as is. */
 	if (erased)
 		FC_MEMCPY(sim->mem + off, buf, len);
@@ -239,25 +342,14 @@ static void count_erases(struct fc_flash_sim *sim, uint32_t off, uint32_t len)
 	}
 }
 
+/* A cut erase wears the units it reached (TORN: those of its first half). */
 static void erase_cut(struct fc_flash_sim *sim, uint32_t off, uint32_t len)
 {
-	uint8_t ev = sim->cfg.geo.erase_value;
-	uint32_t i;
+	uint32_t reached = sim->cut_mode == FC_FLASH_SIM_CUT_TORN ? len / 2 : len;
 
-	switch (sim->cut_mode) {
-	case FC_FLASH_SIM_CUT_ATOMIC:
-		return;
-	case FC_FLASH_SIM_CUT_TORN:
-		len /= 2;
-		FC_MEMSET(sim->mem + off, ev, len);
-		break;
-	case FC_FLASH_SIM_CUT_BITS:
-		for (i = 0; i < len; i++)
-			sim->mem[off + i] = random_bits(sim, sim->mem[off + i], ev);
-		break;
-	}
-	if (len)
-		count_erases(sim, off, len);
+	cut_apply(sim, off, NULL, len, len / 2);
+	if (sim->cut_mode != FC_FLASH_SIM_CUT_ATOMIC && reached)
+		count_erases(sim, off, reached);
 }
 
 static bool any_worn(const struct fc_flash_sim *sim, uint32_t off, uint32_t len)
@@ -291,6 +383,7 @@ static int sim_erase(void *ctx, uint32_t off, uint32_t len)
 	if (any_bad(sim, off, len, FC_FLASH_SIM_BAD_ERASE))
 		return FC_EIO;
 	FC_MEMSET(sim->mem + off, sim->cfg.geo.erase_value, len);
+	meta_settle(sim, off, len);
 	count_erases(sim, off, len);
 	return 0;
 }
@@ -320,6 +413,8 @@ static int sim_read(void *ctx, uint32_t off, void *buf, uint32_t len)
 	sim->busy_until_ns = sim->now_ns;
 	sim->stats.busy_ns += ns;
 	FC_MEMCPY(buf, sim->mem + off, len);
+	if (sim->meta_len)
+		meta_read(sim, off, buf, len);
 	if (any_bad(sim, off, len, FC_FLASH_SIM_BAD_READ))
 		flip_bad_reads(sim, off, buf, len);
 	return 0;
@@ -367,20 +462,44 @@ int fc_flash_sim_set_bad(struct fc_flash_sim *sim, uint32_t unit, uint32_t bad)
 	return 0;
 }
 
+static const char *const mode_names[FC_FLASH_SIM_CUT_MODES] = {
+	"atomic", "torn", "bits", "somebits", "mostbits", "ooo", "metastable",
+};
+
+const char *fc_flash_sim_cut_mode_name(enum fc_flash_sim_cut_mode mode)
+{
+	return (unsigned int)mode < FC_FLASH_SIM_CUT_MODES ? mode_names[mode] : NULL;
+}
+
 int fc_flash_sim_cut_after(struct fc_flash_sim *sim, uint32_t n, enum fc_flash_sim_cut_mode mode,
 			   uint32_t seed)
 {
-	switch (mode) {
-	case FC_FLASH_SIM_CUT_ATOMIC:
-	case FC_FLASH_SIM_CUT_TORN:
-	case FC_FLASH_SIM_CUT_BITS:
-		break;
-	default:
+	if ((unsigned int)mode >= FC_FLASH_SIM_CUT_MODES)
 		return FC_EINVAL;
-	}
 	sim->cut_countdown = n;
 	sim->cut_mode = mode;
 	sim->rng = seed ? seed : 0x9e3779b9u; /* xorshift must not start at 0 */
+	sim->plan = NULL;
+	sim->plan_len = sim->plan_next = 0;
+	return 0;
+}
+
+int fc_flash_sim_cut_plan(struct fc_flash_sim *sim, const uint32_t *cuts, uint32_t n,
+			  enum fc_flash_sim_cut_mode mode, uint32_t seed)
+{
+	int rc;
+
+	if (n && !cuts)
+		return FC_EINVAL;
+	for (uint32_t i = 0; i < n; i++)
+		if (!cuts[i])
+			return FC_EINVAL;
+	rc = fc_flash_sim_cut_after(sim, n ? cuts[0] : 0, mode, seed);
+	if (rc)
+		return rc;
+	sim->plan = cuts;
+	sim->plan_len = n;
+	sim->plan_next = n ? 1 : 0;
 	return 0;
 }
 
@@ -388,6 +507,74 @@ void fc_flash_sim_power_on(struct fc_flash_sim *sim)
 {
 	sim->powered = true;
 	sim->busy_until_ns = sim->now_ns;
+	if (sim->plan && !sim->cut_countdown && sim->plan_next < sim->plan_len)
+		sim->cut_countdown = sim->plan[sim->plan_next++];
+}
+
+int fc_flash_sim_sched_init(struct fc_flash_sim_sched *it, enum fc_flash_sim_schedule kind,
+			    uint32_t depth, const uint32_t *list, uint32_t list_len)
+{
+	if (!it || (unsigned int)kind > FC_FLASH_SIM_SCHED_LIST)
+		return FC_EINVAL;
+	if (kind == FC_FLASH_SIM_SCHED_EXHAUSTIVE && (!depth || depth > FC_FLASH_SIM_SCHED_DEPTH_MAX))
+		return FC_EINVAL;
+	if (kind == FC_FLASH_SIM_SCHED_LIST &&
+	    (!list_len || !list || list_len > FC_FLASH_SIM_SCHED_DEPTH_MAX))
+		return FC_EINVAL;
+	FC_MEMSET(it, 0, sizeof(*it));
+	it->kind = kind;
+	it->depth = kind == FC_FLASH_SIM_SCHED_EXHAUSTIVE ? depth : 1;
+	for (uint32_t i = 0; kind == FC_FLASH_SIM_SCHED_LIST && i < list_len; i++) {
+		if (!list[i])
+			return FC_EINVAL;
+		it->cuts[i] = list[i];
+	}
+	it->list = list;
+	it->list_len = list_len;
+	return 0;
+}
+
+/* EXHAUSTIVE, depth first: go one cut deeper, else to the next cut point of a level. */
+static int sched_exhaustive(struct fc_flash_sim_sched *it)
+{
+	if (it->n < it->depth && it->bound[it->n]) {
+		it->cuts[it->n++] = 1;
+		return 1;
+	}
+	while (it->n) {
+		if (it->cuts[it->n - 1] < it->bound[it->n - 1]) {
+			it->cuts[it->n - 1]++;
+			return 1;
+		}
+		it->n--;
+	}
+	return 0;
+}
+
+int fc_flash_sim_sched_next(struct fc_flash_sim_sched *it, uint32_t last_ops)
+{
+	if (!it->started) {
+		it->started = true;
+		it->n = it->kind == FC_FLASH_SIM_SCHED_LIST ? it->list_len : 0;
+		return 1;
+	}
+	it->bound[it->n] = last_ops;
+	switch (it->kind) {
+	case FC_FLASH_SIM_SCHED_LINEAR:
+	case FC_FLASH_SIM_SCHED_LOG:
+		if (!it->n) {
+			it->bound[0] = last_ops;
+			it->cuts[0] = 0;
+		}
+		it->cuts[0] = it->kind == FC_FLASH_SIM_SCHED_LOG && it->cuts[0] ? it->cuts[0] * 2
+									     : it->cuts[0] + 1;
+		it->n = 1;
+		return it->cuts[0] <= it->bound[0];
+	case FC_FLASH_SIM_SCHED_EXHAUSTIVE:
+		return sched_exhaustive(it);
+	default:
+		return 0;
+	}
 }
 
 void fc_flash_sim_advance(struct fc_flash_sim *sim, uint64_t ns)

@@ -2,7 +2,7 @@
 /*
  * Power-loss sweep of the settings layer: a save/rewrite/delete workload
  * with several GC wrap-arounds on 4 x 1 KiB sectors is cut at every program
- * and erase, in each of the simulator's modes (atomic, torn, bits). After
+ * and erase, in each of the simulator's cut modes. After
  * power-on, remount and load: every acknowledged operation is there, the
  * interrupted one left the old or the new state, nothing else changed, no
  * name is left without its value or the reverse, and settings keep working.
@@ -226,7 +226,6 @@ static bool run_cut(struct rig *r, unsigned n, enum fc_flash_sim_cut_mode mode)
 
 START_TEST(sweep)
 {
-	static const char *const mode_names[] = { "atomic", "torn", "bits" };
 	enum fc_flash_sim_cut_mode mode = (enum fc_flash_sim_cut_mode)_i;
 	struct rig *r = g_new0(struct rig, 1);
 	unsigned n = 1, gc_erases;
@@ -245,7 +244,7 @@ START_TEST(sweep)
 	while (run_cut(r, n, mode))
 		n++;
 	printf("settings power-loss sweep, %s: %u cut points, %u erases in the workload\n",
-	       mode_names[_i], n - 1, gc_erases);
+	       fc_flash_sim_cut_mode_name(mode), n - 1, gc_erases);
 	ck_assert_uint_gt(n, 300);
 	g_free(r);
 }
@@ -256,7 +255,7 @@ int main(void)
 	Suite *s = suite_create("settings_powerloss");
 	TCase *tc = tcase_create("sweep");
 
-	tcase_add_loop_test(tc, sweep, FC_FLASH_SIM_CUT_ATOMIC, FC_FLASH_SIM_CUT_BITS + 1);
+	tcase_add_loop_test(tc, sweep, FC_FLASH_SIM_CUT_ATOMIC, FC_FLASH_SIM_CUT_MODES);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);

@@ -225,14 +225,6 @@ static unsigned int run_cut(unsigned int cut, unsigned int again, enum fc_flash_
 int main(void)
 {
 	static const struct {
-		enum fc_flash_sim_cut_mode mode;
-		const char *name;
-	} modes[] = {
-		{ FC_FLASH_SIM_CUT_ATOMIC, "atomic" },
-		{ FC_FLASH_SIM_CUT_TORN, "torn" },
-		{ FC_FLASH_SIM_CUT_BITS, "bits" },
-	};
-	static const struct {
 		uint32_t wbs;
 		bool data_crc;
 	} setups[] = { { 4, false }, { 8, true } };
@@ -248,21 +240,23 @@ int main(void)
 		run_cut(0, 0, FC_FLASH_SIM_CUT_ATOMIC, "none", &total);
 		printf("nvs_powerloss: %u ops on %u x %u B sectors = %u program/erase cut points per mode\n",
 		       OPS, SECTORS, SECTOR, total);
-		for (size_t mi = 0; mi < sizeof(modes) / sizeof(modes[0]); mi++) {
+		for (unsigned int mi = 0; mi < FC_FLASH_SIM_CUT_MODES; mi++) {
+			enum fc_flash_sim_cut_mode mode = (enum fc_flash_sim_cut_mode)mi;
+			const char *name = fc_flash_sim_cut_mode_name(mode);
 			unsigned int before = failures, again = 0;
 
 			for (unsigned int cut = 1; cut <= total; cut++) {
-				unsigned int rec = run_cut(cut, 0, modes[mi].mode, modes[mi].name, NULL);
+				unsigned int rec = run_cut(cut, 0, mode, name, NULL);
 
 				/* and cut the recovery itself at each of its programs/erases */
 				for (unsigned int j = 1; j <= rec; j++)
-					run_cut(cut, j, modes[mi].mode, modes[mi].name, NULL);
+					run_cut(cut, j, mode, name, NULL);
 				again += rec;
 			}
 			tried += total;
 			tried_again += again;
 			printf("nvs_powerloss: %s: %u cut points tried, then %u cuts of the recovery, "
-			       "%u failures\n", modes[mi].name, total, again, failures - before);
+			       "%u failures\n", name, total, again, failures - before);
 		}
 	}
 	printf("nvs_powerloss: %u cut points and %u recovery cut points in all, %u failures\n", tried,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "check_util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "fdtcache/flash_sim.h"
@@ -297,6 +298,191 @@ START_TEST(cut_erase_bits)
 	fc_flash_sim_cut_after(&b.sim, 1, FC_FLASH_SIM_CUT_BITS, 99);
 	ck_assert_int_eq(fc_flash_erase(b.dev, 0, UNIT), FC_EPOWER);
 	ck_assert_mem_eq(b.mem, first, UNIT);
+}
+END_TEST
+
+
+/* SOMEBITS moves one changing bit, MOSTBITS all but one, on programs and erases. */
+START_TEST(cut_somebits_mostbits)
+{
+	static const struct {
+		enum fc_flash_sim_cut_mode mode;
+		unsigned int moved; /* of the 256 changing bits */
+	} cases[] = { { FC_FLASH_SIM_CUT_SOMEBITS, 1 }, { FC_FLASH_SIM_CUT_MOSTBITS, 255 } };
+	uint8_t data[64];
+
+	memset(data, 0x0f, sizeof(data));
+	for (unsigned int i = 0; i < 2; i++) {
+		struct bench b;
+
+		setup(&b, &small_cfg);
+		fc_flash_sim_cut_after(&b.sim, 1, cases[i].mode, 5);
+		ck_assert_int_eq(fc_flash_prog(b.dev, 64, data, 64), FC_EPOWER);
+		ck_assert_uint_eq(count_bits(b.mem + 64, 64), 512 - cases[i].moved);
+		ck_assert_uint_eq(count_bits(b.mem, 64) + count_bits(b.mem + 128, SIZE - 128),
+				  8 * (SIZE - 64));
+		assert_dead_until_power_on(&b);
+		/* an erase of a programmed unit: the moved bits go back to 1 */
+		setup_programmed(&b);
+		fc_flash_sim_cut_after(&b.sim, 1, cases[i].mode, 5);
+		ck_assert_int_eq(fc_flash_erase(b.dev, 0, UNIT), FC_EPOWER);
+		ck_assert_uint_eq(count_bits(b.mem, UNIT),
+				  cases[i].moved == 1 ? 1 : 8 * UNIT - 1);
+		ck_assert_uint_eq(count_bits(b.mem + UNIT, UNIT), 0);
+	}
+}
+END_TEST
+
+/* OOO: each write block of the program lands whole or not at all. */
+START_TEST(cut_ooo)
+{
+	unsigned int landed_sum = 0;
+	uint8_t data[64] = { 0 };
+
+	for (uint32_t seed = 1; seed <= 8; seed++) {
+		struct bench b;
+		unsigned int landed = 0;
+
+		setup(&b, &small_cfg);
+		fc_flash_sim_cut_after(&b.sim, 1, FC_FLASH_SIM_CUT_OOO, seed);
+		ck_assert_int_eq(fc_flash_prog(b.dev, 64, data, 64), FC_EPOWER);
+		for (unsigned int blk = 0; blk < 16; blk++) {
+			unsigned int ones = count_bits(b.mem + 64 + 4 * blk, 4);
+
+			ck_assert(ones == 0 || ones == 32);
+			landed += ones == 0;
+		}
+		landed_sum += landed;
+	}
+	/* a subset, neither always none nor always all of the 8 x 16 blocks */
+	ck_assert_uint_gt(landed_sum, 0);
+	ck_assert_uint_lt(landed_sum, 128);
+}
+END_TEST
+
+/* METASTABLE: torn, then the next block reads back differently until settled. */
+START_TEST(cut_metastable)
+{
+	struct bench b;
+	uint8_t data[16] = { 0 }, r1[4], r2[4], rd[8];
+	bool differ = false;
+
+	setup(&b, &small_cfg);
+	fc_flash_sim_cut_after(&b.sim, 1, FC_FLASH_SIM_CUT_METASTABLE, 3);
+	ck_assert_int_eq(fc_flash_prog(b.dev, 0, data, 16), FC_EPOWER);
+	fc_flash_sim_power_on(&b.sim);
+	ck_assert_uint_eq(count_bits(b.mem, 8), 0);       /* the torn half */
+	ck_assert_uint_eq(count_bits(b.mem + 8, 8), 64); /* the cells keep their old value */
+	ck_assert_int_eq(fc_flash_read(b.dev, 12, rd, 4), 0);
+	ck_assert_uint_eq(count_bits(rd, 4), 32); /* the block after the metastable one is stable */
+	for (unsigned int k = 0; k < 8 && !differ; k++) {
+		ck_assert_int_eq(fc_flash_read(b.dev, 8, r1, 4), 0);
+		ck_assert_int_eq(fc_flash_read(b.dev, 8, r2, 4), 0);
+		differ = memcmp(r1, r2, 4) != 0;
+	}
+	ck_assert(differ);
+	/* a program over the block settles it */
+	ck_assert_int_eq(fc_flash_prog(b.dev, 8, data, 4), 0);
+	ck_assert_int_eq(fc_flash_read(b.dev, 8, r1, 4), 0);
+	ck_assert_uint_eq(count_bits(r1, 4), 0);
+	/* an erase cut: the bits past the erased half read back at random until erased */
+	setup_programmed(&b);
+	fc_flash_sim_cut_after(&b.sim, 1, FC_FLASH_SIM_CUT_METASTABLE, 3);
+	ck_assert_int_eq(fc_flash_erase(b.dev, 0, UNIT), FC_EPOWER);
+	fc_flash_sim_power_on(&b.sim);
+	differ = false;
+	for (unsigned int k = 0; k < 8 && !differ; k++) {
+		ck_assert_int_eq(fc_flash_read(b.dev, UNIT / 2, r1, 4), 0);
+		ck_assert_int_eq(fc_flash_read(b.dev, UNIT / 2, r2, 4), 0);
+		differ = memcmp(r1, r2, 4) != 0;
+	}
+	ck_assert(differ);
+	ck_assert_int_eq(fc_flash_erase(b.dev, 0, UNIT), 0);
+	ck_assert_int_eq(fc_flash_read(b.dev, UNIT / 2, r1, 4), 0);
+	ck_assert_uint_eq(count_bits(r1, 4), 32);
+}
+END_TEST
+
+START_TEST(cut_mode_names)
+{
+	ck_assert_str_eq(fc_flash_sim_cut_mode_name(FC_FLASH_SIM_CUT_ATOMIC), "atomic");
+	ck_assert_str_eq(fc_flash_sim_cut_mode_name(FC_FLASH_SIM_CUT_METASTABLE), "metastable");
+	ck_assert_ptr_null(fc_flash_sim_cut_mode_name((enum fc_flash_sim_cut_mode)FC_FLASH_SIM_CUT_MODES));
+}
+END_TEST
+
+/* A plan arms its next cut at each power-on, counted from there. */
+START_TEST(cut_plan_rearms_at_power_on)
+{
+	static const uint32_t plan[] = { 3, 2 }, zero[] = { 1, 0 };
+	struct bench b;
+	uint8_t rec[8] = { 0 };
+	uint32_t off = 0;
+
+	setup(&b, &small_cfg);
+	ck_assert_int_eq(fc_flash_sim_cut_plan(&b.sim, zero, 2, FC_FLASH_SIM_CUT_TORN, 1), FC_EINVAL);
+	ck_assert_int_eq(fc_flash_sim_cut_plan(&b.sim, plan, 2, FC_FLASH_SIM_CUT_ATOMIC, 1), 0);
+	for (int k = 0; k < 2; k++, off += 8)
+		ck_assert_int_eq(fc_flash_prog(b.dev, off, rec, 8), 0);
+	ck_assert_int_eq(fc_flash_prog(b.dev, off, rec, 8), FC_EPOWER);
+	fc_flash_sim_power_on(&b.sim);
+	ck_assert_int_eq(fc_flash_prog(b.dev, off, rec, 8), 0);
+	ck_assert_int_eq(fc_flash_prog(b.dev, off + 8, rec, 8), FC_EPOWER);
+	fc_flash_sim_power_on(&b.sim);
+	for (int k = 0; k < 4; k++) /* the plan is used up */
+		ck_assert_int_eq(fc_flash_prog(b.dev, 64 + 8 * k, rec, 8), 0);
+	ck_assert_uint_eq(b.sim.stats.cuts, 2);
+}
+END_TEST
+
+/*
+ * A workload whose segment after each cut does as many ops as the cut's
+ * position (the recovery of a cut at op k costs k ops): every schedule's
+ * runs are listed, as "k" or "k.j" per run.
+ */
+static void sched_runs(enum fc_flash_sim_schedule kind, uint32_t depth, const uint32_t *list,
+		       uint32_t n, char *out, size_t size)
+{
+	struct fc_flash_sim_sched it;
+	uint32_t last = 0;
+
+	out[0] = 0;
+	ck_assert_int_eq(fc_flash_sim_sched_init(&it, kind, depth, list, n), 0);
+	while (fc_flash_sim_sched_next(&it, last)) {
+		size_t len = strlen(out);
+
+		if (!it.n)
+			snprintf(out + len, size - len, "- ");
+		for (uint32_t i = 0; i < it.n; i++) {
+			len = strlen(out);
+			snprintf(out + len, size - len, "%u%s", it.cuts[i], i + 1 < it.n ? "." : " ");
+		}
+		last = it.n ? it.cuts[it.n - 1] : 5; /* the uncut run has 5 ops */
+	}
+}
+
+START_TEST(schedules)
+{
+	static const uint32_t list[] = { 4, 1, 2 };
+	struct fc_flash_sim_sched it;
+	char runs[512];
+
+	sched_runs(FC_FLASH_SIM_SCHED_NONE, 0, NULL, 0, runs, sizeof(runs));
+	ck_assert_str_eq(runs, "- ");
+	sched_runs(FC_FLASH_SIM_SCHED_LINEAR, 0, NULL, 0, runs, sizeof(runs));
+	ck_assert_str_eq(runs, "- 1 2 3 4 5 ");
+	sched_runs(FC_FLASH_SIM_SCHED_LOG, 0, NULL, 0, runs, sizeof(runs));
+	ck_assert_str_eq(runs, "- 1 2 4 ");
+	sched_runs(FC_FLASH_SIM_SCHED_EXHAUSTIVE, 2, NULL, 0, runs, sizeof(runs));
+	ck_assert_str_eq(runs, "- 1 1.1 2 2.1 2.2 3 3.1 3.2 3.3 4 4.1 4.2 4.3 4.4 5 5.1 5.2 5.3 5.4 5.5 ");
+	sched_runs(FC_FLASH_SIM_SCHED_LIST, 0, list, 3, runs, sizeof(runs));
+	ck_assert_str_eq(runs, "4.1.2 ");
+	ck_assert_int_eq(fc_flash_sim_sched_init(&it, FC_FLASH_SIM_SCHED_EXHAUSTIVE, 0, NULL, 0),
+			 FC_EINVAL);
+	ck_assert_int_eq(fc_flash_sim_sched_init(&it, FC_FLASH_SIM_SCHED_LIST, 0, NULL, 0),
+			 FC_EINVAL);
+	ck_assert_int_eq(fc_flash_sim_sched_init(&it, (enum fc_flash_sim_schedule)9, 1, NULL, 0),
+			 FC_EINVAL);
 }
 END_TEST
 
@@ -650,6 +836,12 @@ int main(void)
 	tcase_add_test(faults, cut_erase_atomic);
 	tcase_add_test(faults, cut_erase_torn);
 	tcase_add_test(faults, cut_erase_bits);
+	tcase_add_test(faults, cut_somebits_mostbits);
+	tcase_add_test(faults, cut_ooo);
+	tcase_add_test(faults, cut_metastable);
+	tcase_add_test(faults, cut_mode_names);
+	tcase_add_test(faults, cut_plan_rearms_at_power_on);
+	tcase_add_test(faults, schedules);
 	tcase_add_test(faults, cut_sweep_hits_each_op);
 	tcase_add_test(faults, bad_units);
 	tcase_add_test(faults, wear_out_after_limit);

@@ -68,12 +68,26 @@ struct fc_flash_sim_unit {
 #define FC_FLASH_SIM_BAD_READ 0x4u  /* reads flip bit 0 of every byte at a unit offset % 16 == 0 */
 #define FC_FLASH_SIM_FLIP_STRIDE 16u
 
-/* What a power cut leaves of the interrupted operation. */
+/*
+ * What a power cut leaves of the interrupted operation (littlefs emubd v3's
+ * behaviours, plus torn and bits). "Changing bits" are those the program or
+ * erase would move; a program's write blocks are write_size bytes.
+ */
 enum fc_flash_sim_cut_mode {
 	FC_FLASH_SIM_CUT_ATOMIC, /* nothing */
 	FC_FLASH_SIM_CUT_TORN,   /* the first half (rounded down) of the write blocks, or of the erased bytes */
-	FC_FLASH_SIM_CUT_BITS,   /* a seeded random subset of the bits that would change */
+	FC_FLASH_SIM_CUT_BITS,   /* a seeded random subset of the changing bits */
+	FC_FLASH_SIM_CUT_SOMEBITS, /* one seeded changing bit */
+	FC_FLASH_SIM_CUT_MOSTBITS, /* every changing bit but one seeded bit */
+	FC_FLASH_SIM_CUT_OOO,      /* a seeded subset (any) of the write blocks, each whole */
+	/* TORN, and the changing bits of the next write block (its first
+	 * FC_FLASH_SIM_META_MAX bytes) read back at random on every read until
+	 * a program or erase covers them */
+	FC_FLASH_SIM_CUT_METASTABLE,
 };
+
+#define FC_FLASH_SIM_CUT_MODES 7 /* modes, for sweeps over all of them */
+#define FC_FLASH_SIM_META_MAX 32u
 
 /*
  * Counters, over requests that reach the powered device (failed ones too).
@@ -83,6 +97,7 @@ struct fc_flash_sim_stats {
 	uint32_t reads, progs, erases;
 	uint64_t read_bytes, prog_bytes, erase_bytes;
 	uint32_t ops;
+	uint32_t cuts;     /* power cuts that happened */
 	uint32_t max_wear; /* highest erase count of any unit (not reset) */
 	uint64_t busy_ns;  /* simulated time spent reading, programming, erasing */
 };
@@ -98,7 +113,11 @@ struct fc_flash_sim {
 	bool powered;
 	enum fc_flash_sim_cut_mode cut_mode;
 	uint32_t cut_countdown; /* prog/erase ops until the cut, 0 = not armed */
-	uint32_t rng;           /* xorshift32 state of the BITS mode */
+	uint32_t rng;           /* xorshift32 state of the seeded modes and metastable reads */
+	const uint32_t *plan;   /* fc_flash_sim_cut_plan(): cuts armed at each power-on */
+	uint32_t plan_len, plan_next;
+	uint32_t meta_off, meta_len; /* metastable bytes (METASTABLE cut), meta_len 0 = none */
+	uint8_t meta_mask[FC_FLASH_SIM_META_MAX]; /* their bits that read back at random */
 };
 
 /*
@@ -142,14 +161,78 @@ int fc_flash_sim_set_bad(struct fc_flash_sim *sim, uint32_t unit, uint32_t bad);
  * fc_flash_sim_cut_after - arm a power cut: the n-th program or erase
  * operation from now (n >= 1) is interrupted as mode says and fails with
  * FC_EPOWER, and so does every later operation until fc_flash_sim_power_on().
- * seed drives the BITS mode. n == 0 disarms. Returns 0, or FC_EINVAL for an
- * unknown mode.
+ * seed drives the seeded modes. n == 0 disarms (and ends a plan). Returns 0,
+ * or FC_EINVAL for an unknown mode.
  */
 int fc_flash_sim_cut_after(struct fc_flash_sim *sim, uint32_t n, enum fc_flash_sim_cut_mode mode,
 			   uint32_t seed);
 
-/* fc_flash_sim_power_on - power the device on again; the interrupted operation is gone. */
+/*
+ * fc_flash_sim_cut_plan - several cuts in one run: cuts[0] is armed now as
+ * by fc_flash_sim_cut_after(), and each fc_flash_sim_power_on() arms the
+ * next, counted from that power-on, until the n entries are used. cuts is
+ * the caller's and is read while the plan runs. Returns 0, or FC_EINVAL for
+ * an unknown mode, NULL cuts with n > 0, or a zero entry.
+ */
+int fc_flash_sim_cut_plan(struct fc_flash_sim *sim, const uint32_t *cuts, uint32_t n,
+			  enum fc_flash_sim_cut_mode mode, uint32_t seed);
+
+/* fc_flash_sim_cut_mode_name - "atomic", "torn", ...; NULL for an unknown mode. */
+const char *fc_flash_sim_cut_mode_name(enum fc_flash_sim_cut_mode mode);
+
+/*
+ * fc_flash_sim_power_on - power the device on again; the interrupted
+ * operation is gone (metastable bits stay). Arms the plan's next cut.
+ */
 void fc_flash_sim_power_on(struct fc_flash_sim *sim);
+
+/*
+ * Cut schedules, as littlefs's test runner has them. A run is a workload
+ * with cuts[0..n) armed by fc_flash_sim_cut_plan(): the first cut counts the
+ * run's program/erase ops, each later one those after the power-on that
+ * followed the previous cut. After each run the caller reports how many
+ * ops its last segment did (after the last cut; the whole run when uncut):
+ * those are the cut points of the next level.
+ */
+enum fc_flash_sim_schedule {
+	FC_FLASH_SIM_SCHED_NONE,       /* the uncut run only */
+	FC_FLASH_SIM_SCHED_LINEAR,     /* the uncut run, then one cut at each of its ops */
+	FC_FLASH_SIM_SCHED_LOG,        /* the uncut run, then one cut at ops 1, 2, 4, 8... */
+	/* every sequence of up to depth cuts: each op of the uncut run, then
+	 * each op of the segment that follows that cut, and so on */
+	FC_FLASH_SIM_SCHED_EXHAUSTIVE,
+	FC_FLASH_SIM_SCHED_LIST,       /* one run with the caller's list of cuts */
+};
+
+#define FC_FLASH_SIM_SCHED_DEPTH_MAX 8u
+
+struct fc_flash_sim_sched {
+	enum fc_flash_sim_schedule kind;
+	uint32_t depth;                              /* EXHAUSTIVE: most cuts a run */
+	uint32_t cuts[FC_FLASH_SIM_SCHED_DEPTH_MAX]; /* the run to do, n of them */
+	uint32_t n;
+	/* private */
+	const uint32_t *list;
+	uint32_t list_len;
+	uint32_t bound[FC_FLASH_SIM_SCHED_DEPTH_MAX + 1]; /* cut points of each level */
+	bool started;
+};
+
+/*
+ * fc_flash_sim_sched_init - a schedule; depth is used by EXHAUSTIVE (1..
+ * FC_FLASH_SIM_SCHED_DEPTH_MAX), list/list_len by LIST (as many cuts at
+ * most, each >= 1; the list is copied). Returns 0, or FC_EINVAL.
+ */
+int fc_flash_sim_sched_init(struct fc_flash_sim_sched *it, enum fc_flash_sim_schedule kind,
+			    uint32_t depth, const uint32_t *list, uint32_t list_len);
+
+/*
+ * fc_flash_sim_sched_next - move to the next run; last_ops is what the
+ * previous run's last segment did (ignored on the first call). Returns 1
+ * with it->cuts / it->n set (n == 0: the uncut run), 0 when the schedule is
+ * over.
+ */
+int fc_flash_sim_sched_next(struct fc_flash_sim_sched *it, uint32_t last_ops);
 
 /* fc_flash_sim_advance - let ns of simulated time pass (the caller's own work). */
 void fc_flash_sim_advance(struct fc_flash_sim *sim, uint64_t ns);
