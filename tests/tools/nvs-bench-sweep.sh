@@ -24,7 +24,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 	-D wait=spin,adaptive -D variant=ours,zephyr -f none -o "$tmp/run.csv" 2>"$tmp/err" ||
 	fail "nvs-bench exited $?: $(cat "$tmp/err")"
 
-header='workload,geometry,variant,sectors,sector_size,write_block,value_size,entries,updates,lookup_slots,name_cache_slots,ate_cache,data_crc,wait,tick_ns,read_cpu_ns,seed,phase,ops,reads,read_bytes,progs,prog_bytes,erases,erase_bytes,blank_erases,max_wear,sim_ns,floor_ns,overshoot_ns,polls,cpu_ns,status'
+header='workload,geometry,variant,sectors,sector_size,write_block,value_size,entries,updates,lookup_slots,name_cache_slots,ate_cache,data_crc,wait,tick_ns,read_cpu_ns,seed,phase,ops,reads,read_bytes,progs,prog_bytes,erases,erase_bytes,blank_erases,max_wear,sim_ns,floor_ns,overshoot_ns,polls,cpu_ns,status,detail'
 [ "$(head -n 1 "$tmp/run.csv")" = "$header" ] || fail "CSV header: $(head -n 1 "$tmp/run.csv")"
 # 2 variants x 2 wait policies x 4 phases
 [ "$(tail -n +2 "$tmp/run.csv" | wc -l)" -eq 16 ] || fail "expected 16 rows"

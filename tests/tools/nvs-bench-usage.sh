@@ -44,5 +44,20 @@ grep -qF "old.csv:1: no column 'variant' in the header" "$tmp/err" || fail "comp
 rc=0
 "$bench" seq -G nand -f csv >"$tmp/out" 2>/dev/null || rc=$?
 [ "$rc" -eq 1 ] || fail "nand: exit $rc"
-grep -q ',setup,.*,invalid-argument-or-configuration$' "$tmp/out" || fail "nand row: $(cat "$tmp/out")"
+grep -q ',setup,.*,invalid-argument-or-configuration,sector_size=auto (nand.s erase unit: 131072 bytes) exceeds NVS.s largest sector (65536 bytes: 16-bit offsets)$' "$tmp/out" ||
+	fail "nand row: $(cat "$tmp/out")"
+
+# A failed permutation says on stderr which knob broke which rule, whatever the format.
+rc=0
+"$bench" seq -D write_block=3 -f none >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "write_block=3: exit $rc"
+grep -qF 'nvs-bench: seq nrf52840 setup: invalid-argument-or-configuration: write_block=3 is not a power of two' \
+	"$tmp/err" || fail "write_block=3: $(cat "$tmp/err")"
+rc=0
+"$bench" seq -G ram -D sectors=2 -D lookup_slots=0,6 -f json >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "lookup_slots=6: exit $rc"
+grep -qF 'seq ram lookup_slots=6 setup: invalid-argument-or-configuration: lookup_slots=6 is not 0 or a power of two' \
+	"$tmp/err" || fail "lookup_slots=6: $(cat "$tmp/err")"
+grep -qF '"detail" : "lookup_slots=6 is not 0 or a power of two"' "$tmp/out" ||
+	fail "lookup_slots=6 JSON: $(cat "$tmp/out")"
 echo "ok"

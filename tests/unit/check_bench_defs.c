@@ -89,6 +89,39 @@ START_TEST(lists_names_and_ranges)
 }
 END_TEST
 
+/* A range whose step passes INT64_MAX ends at the last value below stop (no overflow). */
+START_TEST(range_near_int64_limit)
+{
+	struct bench_defs defs;
+
+	bench_defs_init(&defs);
+	ck_assert(bench_defs_parse(&defs, "seed=range(2000000,8796093022207M,8796093022207M)",
+				   NULL));
+	ck_assert_uint_eq(defs.values[BENCH_K_SEED]->len, 1);
+	ck_assert_int_eq(value_at(&defs, BENCH_K_SEED, 0), 2000000);
+	bench_defs_clear(&defs);
+}
+END_TEST
+
+/* Values from 80,000 rows: each kept once, in first-seen order (a set, not a search). */
+START_TEST(add_many_values)
+{
+	struct bench_defs defs;
+	const int64_t n = 80000;
+
+	bench_defs_init(&defs);
+	for (int pass = 0; pass < 2; pass++)
+		for (int64_t i = 0; i < n; i++)
+			for (int k = 0; k < BENCH_KNOB_COUNT; k++)
+				bench_defs_add_value(&defs, k, (i * 7919) % n);
+	for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
+		ck_assert_uint_eq(defs.values[k]->len, (guint)n);
+		ck_assert_int_eq(value_at(&defs, k, 1), 7919);
+	}
+	bench_defs_clear(&defs);
+}
+END_TEST
+
 START_TEST(bad_syntax)
 {
 	char *msg;
@@ -269,7 +302,7 @@ START_TEST(csv_round_trip)
 	ck_assert_str_eq(header->str, "workload,geometry,variant,sectors,sector_size,write_block,"
 			 "value_size,entries,updates,lookup_slots,name_cache_slots,ate_cache,data_crc,wait,"
 			 "tick_ns,read_cpu_ns,seed,phase,ops,reads,read_bytes,progs,prog_bytes,erases,erase_bytes,"
-			 "blank_erases,max_wear,sim_ns,floor_ns,overshoot_ns,polls,cpu_ns,status");
+			 "blank_erases,max_wear,sim_ns,floor_ns,overshoot_ns,polls,cpu_ns,status,detail");
 	/* column names are unique, so a reader can find each by name */
 	{
 		char **names = g_strsplit(header->str, ",", -1);
@@ -340,8 +373,39 @@ START_TEST(csv_bad_input)
 		g_string_free(s, TRUE);
 	}
 	ck_assert_ptr_null(bench_csv_read(path, &err));
-	ck_assert(g_str_has_suffix(err->message, ":2: 4 fields, the header has 33"));
+	ck_assert(g_str_has_suffix(err->message, ":2: 4 fields, the header has 34"));
 	g_clear_error(&err);
+	g_unlink(path);
+	g_free(path);
+}
+END_TEST
+
+/* A CSV written before the detail column reads with empty details. */
+START_TEST(csv_without_detail)
+{
+	char *path = temp_csv();
+	GString *s = g_string_new(NULL);
+	struct bench_perm perm = { .geometry = "ram" };
+	struct bench_row *row;
+	GPtrArray *rows;
+
+	for (int k = 0; k < BENCH_KNOB_COUNT; k++)
+		perm.v[k] = bench_knob(k)->def;
+	row = bench_row_new("seq", &perm, "write", "ok");
+	bench_csv_header(s);
+	g_string_truncate(s, s->len - strlen(",detail"));
+	g_string_append_c(s, '\n');
+	bench_csv_row(s, row);
+	g_string_truncate(s, s->len - 1); /* the empty detail and its comma */
+	g_string_append_c(s, '\n');
+	ck_assert(g_file_set_contents(path, s->str, -1, NULL));
+	rows = bench_csv_read(path, NULL);
+	ck_assert_ptr_nonnull(rows);
+	ck_assert_uint_eq(rows->len, 1);
+	ck_assert_str_eq(((struct bench_row *)g_ptr_array_index(rows, 0))->detail, "");
+	g_ptr_array_unref(rows);
+	bench_row_free(row);
+	g_string_free(s, TRUE);
 	g_unlink(path);
 	g_free(path);
 }
@@ -429,6 +493,8 @@ int main(void)
 
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, lists_names_and_ranges);
+	tcase_add_test(tc, range_near_int64_limit);
+	tcase_add_test(tc, add_many_values);
 	tcase_add_test(tc, bad_syntax);
 	tcase_add_test(tc, given_twice);
 	tcase_add_test(tc, geometries);
@@ -436,6 +502,7 @@ int main(void)
 	tcase_add_test(tc, too_many_permutations);
 	tcase_add_test(tc, csv_round_trip);
 	tcase_add_test(tc, csv_bad_input);
+	tcase_add_test(tc, csv_without_detail);
 	tcase_add_test(tc, json_rows);
 	tcase_add_test(tc, pct);
 	tcase_add_test(tc, plot_svg);

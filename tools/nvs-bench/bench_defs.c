@@ -133,14 +133,18 @@ void bench_defs_init(struct bench_defs *defs)
 		defs->values[k] = g_array_new(FALSE, FALSE, sizeof(int64_t));
 		g_array_append_val(defs->values[k], knobs[k].def);
 		defs->given[k] = false;
+		defs->known[k] = NULL;
 	}
 }
 
 void bench_defs_clear(struct bench_defs *defs)
 {
 	g_ptr_array_free(defs->geometries, TRUE);
-	for (int k = 0; k < BENCH_KNOB_COUNT; k++)
+	for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
 		g_array_free(defs->values[k], TRUE);
+		if (defs->known[k])
+			g_hash_table_unref(defs->known[k]);
+	}
 }
 
 /* A recursive-descent reader over one -D argument, remembering positions. */
@@ -274,10 +278,13 @@ static gboolean read_range(struct reader *r, GError **err)
 		return fail_at(r, open, BENCH_DEFS_ERROR_RANGE, err, "range() step is 0");
 	if ((step > 0 && start >= stop) || (step < 0 && start <= stop))
 		return fail_at(r, open, BENCH_DEFS_ERROR_RANGE, err, "range() is empty");
-	for (int64_t v = start; step > 0 ? v < stop : v > stop; v += step)
+	/* stop and step may lie near the int64 limits: stop before v + step overflows */
+	for (int64_t v = start;;) {
 		if (!push(r, open, v, err))
 			return FALSE;
-	return TRUE;
+		if (__builtin_add_overflow(v, step, &v) || (step > 0 ? v >= stop : v <= stop))
+			return TRUE;
+	}
 }
 
 static gboolean read_item(struct reader *r, GError **err)
@@ -454,12 +461,18 @@ void bench_defs_add_value(struct bench_defs *defs, enum bench_knob k, int64_t v)
 {
 	GArray *vals = defs->values[k];
 
+	if (!defs->known[k]) {
+		defs->known[k] = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+		for (guint i = 0; defs->given[k] && i < vals->len; i++)
+			g_hash_table_add(defs->known[k], g_memdup2(&g_array_index(vals, int64_t, i),
+								   sizeof(int64_t)));
+	}
 	if (!defs->given[k]) {
 		g_array_set_size(vals, 0);
 		defs->given[k] = true;
 	}
-	for (guint i = 0; i < vals->len; i++)
-		if (g_array_index(vals, int64_t, i) == v)
-			return;
+	if (g_hash_table_contains(defs->known[k], &v))
+		return;
+	g_hash_table_add(defs->known[k], g_memdup2(&v, sizeof(v)));
 	g_array_append_val(vals, v);
 }

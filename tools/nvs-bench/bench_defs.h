@@ -70,6 +70,7 @@ struct bench_defs {
 	GPtrArray *geometries;                /* char *, in -G order */
 	GArray *values[BENCH_KNOB_COUNT];     /* int64_t */
 	bool given[BENCH_KNOB_COUNT];         /* set by -D (defaults are not) */
+	GHashTable *known[BENCH_KNOB_COUNT];  /* values[k] as a set, for bench_defs_add_value */
 };
 
 struct bench_perm {
@@ -123,6 +124,7 @@ void bench_defs_perm(const struct bench_defs *defs, uint64_t index, struct bench
 /*
  * bench_defs_add_value - add v to knob k's values unless present; the
  * first call for a knob replaces its default (rebuilding defs from rows).
+ * Constant time: a set of the values is kept beside the list.
  */
 void bench_defs_add_value(struct bench_defs *defs, enum bench_knob k, int64_t v);
 

@@ -50,6 +50,7 @@ struct bench_row *bench_row_new(const char *workload, const struct bench_perm *p
 	memcpy(row->knob, perm->v, sizeof(row->knob));
 	row->phase = g_strdup(phase);
 	row->status = g_strdup(status);
+	row->detail = g_strdup("");
 	return row;
 }
 
@@ -61,6 +62,7 @@ void bench_row_free(gpointer p)
 	g_free(row->geometry);
 	g_free(row->phase);
 	g_free(row->status);
+	g_free(row->detail);
 	g_free(row);
 }
 
@@ -71,7 +73,9 @@ GPtrArray *bench_rows_new(void)
 
 /* Columns before the figures: workload, geometry, knobs, phase. */
 #define KEY_COLUMNS (3 + BENCH_KNOB_COUNT)
-#define ALL_COLUMNS (KEY_COLUMNS + BENCH_FIGURE_COUNT + 1)
+#define STATUS_COLUMN (KEY_COLUMNS + BENCH_FIGURE_COUNT)
+#define DETAIL_COLUMN (STATUS_COLUMN + 1)
+#define ALL_COLUMNS (DETAIL_COLUMN + 1)
 
 static const char *column_name(int c)
 {
@@ -83,9 +87,9 @@ static const char *column_name(int c)
 		return bench_knob(c - 2)->name;
 	if (c == 2 + BENCH_KNOB_COUNT)
 		return "phase";
-	if (c < KEY_COLUMNS + BENCH_FIGURE_COUNT)
+	if (c < STATUS_COLUMN)
 		return figures[c - KEY_COLUMNS].name;
-	return "status";
+	return c == STATUS_COLUMN ? "status" : "detail";
 }
 
 void bench_csv_header(GString *out)
@@ -119,7 +123,7 @@ void bench_csv_row(GString *out, const struct bench_row *row)
 	append_key(out, row);
 	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
 		g_string_append_printf(out, ",%" G_GUINT64_FORMAT, (guint64)row->fig[f]);
-	g_string_append_printf(out, ",%s", row->status);
+	g_string_append_printf(out, ",%s,%s", row->status, row->detail);
 }
 
 gboolean bench_csv_write(const char *path, const GPtrArray *rows, GError **err)
@@ -170,6 +174,8 @@ void bench_json(const GPtrArray *rows, GString *out)
 		}
 		json_builder_set_member_name(b, "status");
 		json_builder_add_string_value(b, row->status);
+		json_builder_set_member_name(b, "detail");
+		json_builder_add_string_value(b, row->detail);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -219,7 +225,8 @@ static gboolean parse_fields(struct bench_row *row, char **fields, const int *co
 	row->workload = g_strdup(fields[col[0]]);
 	row->geometry = g_strdup(fields[col[1]]);
 	row->phase = g_strdup(fields[col[2 + BENCH_KNOB_COUNT]]);
-	row->status = g_strdup(fields[col[ALL_COLUMNS - 1]]);
+	row->status = g_strdup(fields[col[STATUS_COLUMN]]);
+	row->detail = g_strdup(col[DETAIL_COLUMN] < 0 ? "" : fields[col[DETAIL_COLUMN]]);
 	for (int k = 0; k < BENCH_KNOB_COUNT; k++)
 		if (!bench_knob_parse_value(k, fields[col[2 + k]], &row->knob[k]))
 			return csv_fail(err, path, line, "bad %s value '%s'", bench_knob(k)->name,
@@ -241,7 +248,7 @@ static gboolean map_header(char **names, int *col, const char *path, GError **er
 		for (guint i = 0; i < n; i++)
 			if (!strcmp(g_strstrip(names[i]), column_name(c)))
 				col[c] = (int)i;
-		if (col[c] < 0)
+		if (col[c] < 0 && c != DETAIL_COLUMN)
 			return csv_fail(err, path, 1, "no column '%s' in the header",
 					column_name(c));
 	}

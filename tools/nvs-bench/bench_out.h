@@ -6,10 +6,13 @@
  * CSV header (one row per permutation and phase):
  *   workload,geometry,<every knob of bench_defs.h in table order>,phase,
  *   ops,reads,read_bytes,progs,prog_bytes,erases,erase_bytes,blank_erases,max_wear,
- *   sim_ns,floor_ns,overshoot_ns,polls,cpu_ns,status
+ *   sim_ns,floor_ns,overshoot_ns,polls,cpu_ns,status,detail
  * Knob columns hold the value as given (names such as "auto" or "adaptive"
  * stay names). Figures are unsigned integers; status is "ok" or a short
- * error name without commas. See bench_figure() for what each figure means.
+ * error name without commas; detail says why a failed row failed (the knob
+ * and the rule it breaks), empty otherwise, without commas. A file without
+ * the detail column reads with empty details. See bench_figure() for what
+ * each figure means.
  */
 #ifndef FDTCACHE_BENCH_OUT_H
 #define FDTCACHE_BENCH_OUT_H
@@ -55,9 +58,10 @@ struct bench_row {
 	char *phase;
 	uint64_t fig[BENCH_FIGURE_COUNT];
 	char *status; /* "ok" or an error name */
+	char *detail; /* why it failed, or "" */
 };
 
-/* A row for perm; strings are copied. Free with bench_row_free. */
+/* A row for perm with an empty detail; strings are copied. Free with bench_row_free. */
 struct bench_row *bench_row_new(const char *workload, const struct bench_perm *perm,
 				const char *phase, const char *status);
 void bench_row_free(gpointer row);

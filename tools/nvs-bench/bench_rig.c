@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "bench_rig.h"
+#include "bench_check.h"
 
 #include <string.h>
 #include <time.h>
@@ -102,15 +103,15 @@ int bench_rig_init(struct bench_rig *rig, const char *workload, const struct ben
 	rig->perm = perm;
 	rig->workload = workload;
 	rig->rows = rows;
-	if (!preset)
-		return FC_EINVAL;
-	rig->sector_size = v[BENCH_K_SECTOR_SIZE] == BENCH_AUTO ? preset->erase_size
-								 : (uint32_t)v[BENCH_K_SECTOR_SIZE];
-	rig->write_block = v[BENCH_K_WRITE_BLOCK] == BENCH_AUTO ? preset->write_size
-								 : (uint32_t)v[BENCH_K_WRITE_BLOCK];
+	if (preset) {
+		rig->sector_size = v[BENCH_K_SECTOR_SIZE] == BENCH_AUTO
+				   ? preset->erase_size : (uint32_t)v[BENCH_K_SECTOR_SIZE];
+		rig->write_block = v[BENCH_K_WRITE_BLOCK] == BENCH_AUTO
+				   ? preset->write_size : (uint32_t)v[BENCH_K_WRITE_BLOCK];
+	}
 	rig->value_size = (uint32_t)v[BENCH_K_VALUE_SIZE];
-	if (rig->sector_size > 65536 || (uint64_t)rig->sector_size * (uint64_t)v[BENCH_K_SECTORS] >
-	    UINT32_MAX / 2)
+	rig->why = bench_check_perm(perm, preset, rig->sector_size, rig->write_block);
+	if (rig->why)
 		return FC_EINVAL;
 	size = rig->sector_size * (uint32_t)v[BENCH_K_SECTORS];
 	rc = fc_flash_sim_config_init(&cfg, preset, size);
@@ -138,6 +139,7 @@ void bench_rig_free(struct bench_rig *rig)
 	g_free(rig->ate_cache);
 	g_free(rig->index);
 	g_free(rig->names);
+	g_free(rig->why);
 }
 
 static bool is_zephyr(const struct bench_rig *rig)
@@ -158,6 +160,7 @@ int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
 {
 	int64_t slots = rig->perm->v[BENCH_K_LOOKUP_SLOTS];
 	int64_t ate_cache = rig->perm->v[BENCH_K_ATE_CACHE];
+	int rc;
 	struct fc_nvs_config cfg = {
 		.flash = &rig->dev,
 		.sector_size = rig->sector_size,
@@ -179,7 +182,11 @@ int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
 	rig->ate_cache = ate_cache ? g_new(uint8_t, ate_cache) : NULL;
 	cfg.ate_cache = rig->ate_cache;
 	cfg.ate_cache_size = (uint32_t)ate_cache;
-	return fc_nvs_mount(&rig->fs, &cfg);
+	rc = fc_nvs_mount(&rig->fs, &cfg);
+	if (rc == FC_EINVAL && !rig->why)
+		rig->why = g_strdup("the NVS engine refused the configuration (a rule bench_check "
+				    "does not know)");
+	return rc;
 }
 
 int bench_rig_settings(struct bench_rig *rig)
@@ -257,6 +264,10 @@ int bench_phase_end(struct bench_rig *rig, const char *phase, uint64_t ops, int 
 	f[BENCH_F_FLOOR_NS] = rig->floor_ns - rig->mark.floor_ns;
 	f[BENCH_F_OVERSHOOT_NS] = rig->waits.overshoot_ns - rig->mark.waits.overshoot_ns;
 	f[BENCH_F_POLLS] = rig->waits.polls - rig->mark.waits.polls;
+	if (rc < 0 && rig->why) {
+		g_free(row->detail);
+		row->detail = g_strdup(rig->why);
+	}
 	g_ptr_array_add(rig->rows, row);
 	g_free(status);
 	return rc;

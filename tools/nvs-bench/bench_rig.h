@@ -48,12 +48,14 @@ struct bench_rig {
 	uint16_t *names;          /* settings name cache */
 
 	struct bench_mark mark;
+	char *why;                /* why the permutation cannot run (see bench_check.h) */
 };
 
 /*
  * bench_rig_init - resolve perm's knobs and set up a blank simulated
  * partition. Returns 0, or FC_EINVAL when the permutation makes no sense
- * (sector size not a multiple of the erase unit, unknown geometry...).
+ * (sector size not a multiple of the erase unit, unknown geometry...), with
+ * rig->why saying which knob and why.
  */
 int bench_rig_init(struct bench_rig *rig, const char *workload, const struct bench_perm *perm,
 		   GPtrArray *rows);
@@ -68,7 +70,7 @@ int bench_rig_settings(struct bench_rig *rig);
 uint32_t bench_rig_record_size(const struct bench_rig *rig);
 
 void bench_phase_begin(struct bench_rig *rig);
-/* Append the phase's row (status from rc) and return rc. */
+/* Append the phase's row (status from rc, detail from rig->why) and return rc. */
 int bench_phase_end(struct bench_rig *rig, const char *phase, uint64_t ops, int rc);
 
 /* Status of a return code for the CSV: "ok" or fc_strerror() with dashes ("no-space-left"). */

@@ -11,6 +11,7 @@
 #include "bench_work.h"
 
 #define EXIT_USAGE 2
+#define MAX_FAILURES_SHOWN 10
 
 static char **geometry_args;
 static char **define_args;
@@ -201,24 +202,23 @@ static GPtrArray *read_input(struct bench_defs *defs)
 {
 	GError *err = NULL;
 	GPtrArray *rows = bench_csv_read(input_path, &err);
+	GHashTable *geometries; /* the set of defs->geometries */
 
 	if (!rows) {
 		fprintf(stderr, "nvs-bench: %s\n", err->message);
 		g_error_free(err);
 		return NULL;
 	}
+	geometries = g_hash_table_new(g_str_hash, g_str_equal);
 	for (guint i = 0; i < rows->len; i++) {
 		const struct bench_row *row = g_ptr_array_index(rows, i);
-		guint g = 0;
 
 		for (int k = 0; k < BENCH_KNOB_COUNT; k++)
 			bench_defs_add_value(defs, k, row->knob[k]);
-		while (g < defs->geometries->len &&
-		       strcmp(g_ptr_array_index(defs->geometries, g), row->geometry))
-			g++;
-		if (g == defs->geometries->len)
+		if (g_hash_table_add(geometries, row->geometry))
 			g_ptr_array_add(defs->geometries, g_strdup(row->geometry));
 	}
+	g_hash_table_unref(geometries);
 	return rows;
 }
 
@@ -341,6 +341,33 @@ static int report(const GPtrArray *rows, const struct bench_defs *defs,
 	return rc;
 }
 
+/* Each failed row on stderr (the first few), whatever the format. Returns how many failed. */
+static guint report_failures(const GPtrArray *rows, const struct bench_defs *defs)
+{
+	guint failed = 0;
+
+	for (guint i = 0; i < rows->len; i++) {
+		const struct bench_row *row = g_ptr_array_index(rows, i);
+		char *label;
+
+		if (!strcmp(row->status, "ok"))
+			continue;
+		if (++failed > MAX_FAILURES_SHOWN)
+			continue;
+		label = bench_row_label(row, defs, -1);
+		/* the label names the geometry when several are run */
+		fprintf(stderr, "nvs-bench: %s %s%s%s %s: %s%s%s\n", row->workload,
+			defs->geometries->len > 1 ? "" : row->geometry,
+			defs->geometries->len > 1 || !*label ? "" : " ", label, row->phase,
+			row->status, *row->detail ? ": " : "", row->detail);
+		g_free(label);
+	}
+	if (failed > MAX_FAILURES_SHOWN)
+		fprintf(stderr, "nvs-bench: ... and %u more failed rows (see -f csv)\n",
+			failed - MAX_FAILURES_SHOWN);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_defs defs;
@@ -392,9 +419,8 @@ int main(int argc, char **argv)
 	}
 	rows = run_all(workloads, &defs, nperm);
 	rc = report(rows, &defs, &spec);
-	for (guint i = 0; i < rows->len && !rc; i++)
-		if (strcmp(((struct bench_row *)g_ptr_array_index(rows, i))->status, "ok"))
-			rc = 1;
+	if (report_failures(rows, &defs) && !rc)
+		rc = 1;
 	g_ptr_array_unref(rows);
 	g_ptr_array_free(workloads, TRUE);
 	bench_defs_clear(&defs);
