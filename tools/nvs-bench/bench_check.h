@@ -6,7 +6,7 @@
 #ifndef FDTCACHE_BENCH_CHECK_H
 #define FDTCACHE_BENCH_CHECK_H
 
-#include "fdtcache/flash.h"
+#include "fdtcache/flash_sim.h"
 
 #include "bench_defs.h"
 
