@@ -159,7 +159,7 @@ static uint16_t key_of_read(int rc, const char *buf)
 }
 
 /* The first save without a load reads every cached name id, once. */
-static int index_build(struct fc_settings *s)
+static int name_index_build(struct fc_settings *s)
 {
 	char buf[NAME_BUF];
 	uint16_t top = index_top(s);
@@ -231,7 +231,7 @@ static int index_find(struct fc_settings *s, const char *name, size_t len, uint1
 	int rc;
 
 	if (!s->ready) {
-		rc = index_build(s);
+		rc = name_index_build(s);
 		if (rc < 0)
 			return rc;
 	}

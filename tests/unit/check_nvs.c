@@ -620,11 +620,7 @@ START_TEST(garbage_never_hangs)
 				for (uint32_t sct = 0; sct < 4; sct++) {
 					uint8_t *c = r->mem + sct * 512 + 512 - 8;
 
-					fc_put_le16(c, 0xffff);
-					fc_put_le16(c + 2, 512 - 16);
-					fc_put_le16(c + 4, 0);
-					c[6] = 0xff;
-					c[7] = fc_crc8_ccitt(0xff, c, 7);
+					fc_nvs_ate_encode(c, FC_NVS_ID_SPECIAL, 512 - 16, 0);
 				}
 		}
 		rc = fc_nvs_mount(&r->fs, &r->cfg);
@@ -654,11 +650,51 @@ START_TEST(garbage_never_hangs)
 }
 END_TEST
 
+/* The ATE codec against ATEs Zephyr wrote (nvs_history.bin, sector 0). */
+START_TEST(ate_codec_matches_zephyr)
+{
+	static const uint8_t gc_done[8] = { 0xff, 0xff, 0, 0, 0, 0, 0xff, 0x5c };
+	static const uint8_t first[8] = { 0x01, 0x00, 0x00, 0x00, 0x04, 0x00, 0xff, 0xc3 };
+	uint8_t b[8];
+	struct fc_nvs_ate a;
+
+	fc_nvs_ate_encode(b, 1, 0, 4);
+	ck_assert_mem_eq(b, first, 8);
+	fc_nvs_ate_encode(b, FC_NVS_ID_SPECIAL, 0, 0);
+	ck_assert_mem_eq(b, gc_done, 8);
+	fc_nvs_ate_decode(first, 0xff, &a);
+	ck_assert(a.id == 1 && a.offset == 0 && a.len == 4 && a.part == 0xff && a.crc8 == 0xc3);
+	ck_assert(a.crc_ok && !a.erased);
+	ck_assert(fc_nvs_ate_valid(&a, 4096, 8));
+	ck_assert(!fc_nvs_ate_close_valid(&a, 4096, 8));
+	/* data reaching the ATE area is out of bounds */
+	fc_nvs_ate_encode(b, 1, 4096 - 12, 4);
+	fc_nvs_ate_decode(b, 0xff, &a);
+	ck_assert(a.crc_ok && !fc_nvs_ate_valid(&a, 4096, 8));
+	/* a flipped bit fails the crc8 */
+	memcpy(b, first, 8);
+	b[4] ^= 0x10;
+	fc_nvs_ate_decode(b, 0xff, &a);
+	ck_assert(!a.crc_ok && !fc_nvs_ate_valid(&a, 4096, 8));
+	/* a close ATE points at an ATE slot */
+	fc_nvs_ate_encode(b, FC_NVS_ID_SPECIAL, 4096 - 24, 0);
+	fc_nvs_ate_decode(b, 0xff, &a);
+	ck_assert(fc_nvs_ate_close_valid(&a, 4096, 8));
+	ck_assert(!fc_nvs_ate_close_valid(&a, 4096, 16));
+	memset(b, 0xff, 8);
+	fc_nvs_ate_decode(b, 0xff, &a);
+	ck_assert(a.erased && !a.crc_ok);
+	fc_nvs_ate_decode(b, 0x00, &a);
+	ck_assert(!a.erased);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("nvs");
 	TCase *tc = tcase_create("engine");
 
+	tcase_add_test(tc, ate_codec_matches_zephyr);
 	tcase_add_test(tc, config_is_validated);
 	tcase_add_test(tc, blank_mount_counts);
 	tcase_add_test(tc, index_answers_without_reads);

@@ -22,6 +22,63 @@
 #define FC_NVS_ADDR_SECTOR_SHIFT 16
 #define FC_NVS_ADDR_OFFSET_MASK 0xffffu
 
+/*
+ * The allocation table entry (ATE), FC_NVS_ATE_BYTES on flash, each integer
+ * little-endian: id (2 bytes), data offset within the sector (2), data
+ * length as stored (2, including the CRC-32 when data CRCs are on), part
+ * (1, written as FC_NVS_ATE_PART), crc8-ccitt of the first 7 bytes (1).
+ * On flash it is padded to the write block with the erase value.
+ */
+#define FC_NVS_ID_SPECIAL 0xffffu /* id of close and gc_done ATEs (length 0) */
+#define FC_NVS_ATE_PART 0xffu
+
+struct fc_nvs_ate {
+	uint16_t id;
+	uint16_t offset;
+	uint16_t len;
+	uint8_t part;
+	uint8_t crc8;
+	bool crc_ok; /* crc8 matches the first 7 bytes */
+	bool erased; /* all FC_NVS_ATE_BYTES bytes are the erase value */
+};
+
+/*
+ * fc_nvs_ate_encode - write the FC_NVS_ATE_BYTES bytes of an ATE {id,
+ * offset, len} into out, with part FC_NVS_ATE_PART and its crc8, as the
+ * engine writes them. Padding to the write block is the caller's.
+ *
+ * returns: nothing; out must hold FC_NVS_ATE_BYTES bytes.
+ */
+void fc_nvs_ate_encode(uint8_t *out, uint16_t id, uint16_t offset, uint16_t len);
+
+/*
+ * fc_nvs_ate_decode - decode the FC_NVS_ATE_BYTES raw bytes at in (as read
+ * from flash) into *ate, checking the crc8 and whether every byte is
+ * erase_value.
+ *
+ * returns: nothing; every field of *ate is set.
+ */
+void fc_nvs_ate_decode(const uint8_t *in, uint8_t erase_value, struct fc_nvs_ate *ate);
+
+/*
+ * fc_nvs_ate_valid - is a decoded ATE one the engine trusts: crc8 right and
+ * its data inside the data area of a sector of sector_size bytes with ATE
+ * slots of ate_size bytes (8 rounded up to the write block)?
+ *
+ * returns: true when valid, false otherwise.
+ */
+bool fc_nvs_ate_valid(const struct fc_nvs_ate *ate, uint32_t sector_size, uint32_t ate_size);
+
+/*
+ * fc_nvs_ate_close_valid - is a decoded ATE, read from a sector's last slot,
+ * a valid close ATE: valid, FC_NVS_ID_SPECIAL, length 0, and its offset (the
+ * sector's lowest ATE) on an ATE slot boundary?
+ *
+ * returns: true when it closes the sector, false otherwise.
+ */
+bool fc_nvs_ate_close_valid(const struct fc_nvs_ate *ate, uint32_t sector_size,
+			    uint32_t ate_size);
+
 /* How lookups find an id's newest ATE. */
 enum fc_nvs_lookup {
 	/* An exact id -> ATE map in the index slots (FC_CACHE_PROBE); with

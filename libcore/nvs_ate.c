@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nvs_ate.c - the ATE byte layout (see nvs.h), the one place that encodes
+ * and decodes it.
+ */
+#include "nvs_int.h"
+
+#define ATE_CRC_BYTES 7u /* the crc8 covers id, offset, len and part */
+
+void nvs_ate_fields_(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a)
+{
+	uint8_t diff = 0;
+
+	a->id = fc_get_le16(b);
+	a->offset = fc_get_le16(b + 2);
+	a->len = fc_get_le16(b + 4);
+	a->part = b[6];
+	a->crc8 = b[7];
+	a->crc_ok = false;
+	for (uint32_t i = 0; i < FC_NVS_ATE_BYTES; i++)
+		diff |= (uint8_t)(b[i] ^ erase_value);
+	a->erased = !diff;
+}
+
+bool nvs_ate_crc_ok_(const uint8_t *b)
+{
+	return fc_crc8_ccitt(0xff, b, ATE_CRC_BYTES) == b[7];
+}
+
+void fc_nvs_ate_decode(const uint8_t *in, uint8_t erase_value, struct fc_nvs_ate *ate)
+{
+	nvs_ate_fields_(in, erase_value, ate);
+	ate->crc_ok = nvs_ate_crc_ok_(in);
+}
+
+void fc_nvs_ate_encode(uint8_t *out, uint16_t id, uint16_t offset, uint16_t len)
+{
+	fc_put_le16(out, id);
+	fc_put_le16(out + 2, offset);
+	fc_put_le16(out + 4, len);
+	out[6] = FC_NVS_ATE_PART;
+	out[7] = fc_crc8_ccitt(0xff, out, ATE_CRC_BYTES);
+}
+
+bool fc_nvs_ate_valid(const struct fc_nvs_ate *ate, uint32_t sector_size, uint32_t ate_size)
+{
+	return ate->crc_ok && (uint32_t)ate->offset + ate->len < sector_size - ate_size;
+}
+
+bool fc_nvs_ate_close_valid(const struct fc_nvs_ate *ate, uint32_t sector_size,
+			    uint32_t ate_size)
+{
+	/* ate_size is 8 rounded up to a power-of-two write block */
+	return fc_nvs_ate_valid(ate, sector_size, ate_size) && ate->len == 0 &&
+	       ate->id == FC_NVS_ID_SPECIAL && ((sector_size - ate->offset) & (ate_size - 1u)) == 0;
+}

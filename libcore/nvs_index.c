@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nvs_index.c - the engine's lookup state: an exact id -> newest-ATE map
+ * (FC_CACHE_PROBE over the caller's slots) that answers hits and misses
+ * without reading flash, and the live-byte count behind O(1) free space.
+ * Bit 0 of a stored address marks a delete ATE. When the map is full, the
+ * ids it refused are found by walking back only as far as the oldest
+ * refused ATE (fs->gap_addr).
+ */
+#include "nvs_int.h"
+
+/*
+ * Map id -> v in the index; with if_empty an id already held is kept.
+ * Returns 1 stored, 0 kept, FC_ENOSPC when refused. One slot always stays
+ * empty: the PROBE map's removal stops at an empty slot and would circle
+ * a completely full map forever.
+ */
+int nvs_index_put_(struct fc_nvs *fs, uint16_t id, uint32_t v, bool if_empty)
+{
+	if (!fc_cache_peek(&fs->index, id, NULL) && fs->index.used + 1 >= fs->index.nslots)
+		return FC_ENOSPC;
+	if (if_empty)
+		return fc_cache_prefill(&fs->index, id, v, FC_CACHE_IF_EMPTY);
+	return fc_cache_fill(&fs->index, id, v) ? FC_ENOSPC : 1;
+}
+
+void nvs_index_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
+{
+	if (id == FC_NVS_ID_SPECIAL || !fs->cfg.index_slot_count)
+		return;
+	if (nvs_index_put_(fs, id, addr | (del ? NVS_DEL_FLAG : 0), false) == FC_ENOSPC &&
+	    !fs->gap) {
+		fs->gap = true;
+		fs->gap_addr = addr;
+	}
+}
+
+int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nvs_ate *a,
+		    bool want_ate, bool may_walk)
+{
+	uint32_t v;
+
+	if (fc_cache_lookup(&fs->index, id, &v)) {
+		*addr = v & ~NVS_DEL_FLAG;
+		if (v & NVS_DEL_FLAG) {
+			a->id = id;
+			a->len = 0;
+			return 1;
+		}
+		if (!want_ate)
+			return 1;
+		int rc = nvs_cached_ate_read_(fs, *addr, a);
+
+		if (rc)
+			return rc;
+		return a->id == id && ate_valid(fs, a) ? 1 : FC_ECORRUPT;
+	}
+	if (!fs->gap || !may_walk)
+		return 0;
+	return nvs_walk_find_(fs, fs->ate_wra, id, fs->gap_addr, addr, a);
+}
+
+/*
+ * Forget a sector about to be erased: index entries still pointing into it
+ * (deletes GC did not copy) and its gc_done ATEs.
+ */
+int nvs_index_forget_(struct fc_nvs *fs, uint32_t s)
+{
+	struct nvs_win w = { .len = 0 };
+	struct fc_nvs_ate close, a;
+	uint32_t low, v;
+	int rc;
+
+	if (fs->gap && fs->gap_addr != NVS_NO_ADDR && sect(fs->gap_addr) == s)
+		fs->gap_addr = NVS_NO_ADDR;
+	rc = nvs_close_read_(fs, s, &close);
+	if (rc || close.erased)
+		return rc;
+	rc = nvs_sector_low_(fs, &w, s, &close, &low);
+	for (uint32_t o = offs(low); !rc && o <= top_slot(fs); o += fs->ate_size) {
+		uint32_t at = mkaddr(s, o);
+
+		rc = nvs_win_ate_(fs, &w, at, &a);
+		if (rc || !ate_valid(fs, &a))
+			continue;
+		if (a.id == FC_NVS_ID_SPECIAL) {
+			if (a.len == 0 && fs->gc_done_ates)
+				fs->gc_done_ates--;
+		} else if (fc_cache_peek(&fs->index, a.id, &v) && (v & ~NVS_DEL_FLAG) == at) {
+			fc_cache_invalidate(&fs->index, a.id);
+			if (a.len && !fs->live_unknown)
+				fs->live_bytes -= entry_bytes(fs, a.len);
+		}
+	}
+	return rc;
+}
+
+/* Index build, newest first: the first valid ATE seen of an id is its newest. */
+int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a, void *arg)
+{
+	(void)arg;
+	if (!ate_valid(fs, a))
+		return 0;
+	if (a->id == FC_NVS_ID_SPECIAL) {
+		fs->gc_done_ates += a->len == 0;
+		return 0;
+	}
+	if (!fs->cfg.index_slot_count)
+		return 0;
+	int rc = nvs_index_put_(fs, a->id, addr | (a->len ? 0 : NVS_DEL_FLAG), true);
+
+	if (rc == FC_ENOSPC) {
+		fs->gap = true;
+		fs->gap_addr = addr; /* the oldest refused ATE so far */
+		return 0;
+	}
+	if (rc > 0 && a->len)
+		fs->live_bytes += entry_bytes(fs, a->len);
+	return rc < 0 ? rc : 0;
+}
+
+int nvs_index_build_(struct fc_nvs *fs)
+{
+	int rc;
+
+	fs->live_bytes = 0;
+	fs->live_unknown = false;
+	fs->gc_done_ates = 0;
+	fs->gap = false;
+	fs->gap_addr = 0;
+	if (fs->cfg.index_slot_count)
+		rc = fc_cache_init(&fs->index, FC_CACHE_PROBE, fs->cfg.index_slots,
+				   fs->cfg.index_slot_count);
+	else
+		rc = fc_cache_init(&fs->index, FC_CACHE_NONE, NULL, 0);
+	if (rc)
+		return rc;
+	rc = nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
+	if (rc)
+		return rc;
+	if (!fs->cfg.index_slot_count) {
+		fs->gap = true;
+		fs->gap_addr = NVS_NO_ADDR;
+	}
+	/* the refused ids' live bytes are counted when free space is asked */
+	fs->live_unknown = fs->gap;
+	return 0;
+}
+
+/*
+ * Counting the live bytes after a mount whose index overflowed. An indexed
+ * id is live at the ATE the index names. A refused id is live at its first
+ * valid ATE in scan order (newest first); with no memory to spare for every
+ * id, each pass remembers the ids of one group of GROUP_IDS in a bitmap and
+ * the next group holding refused ids, so the passes are as many as the
+ * groups in use, each reading the ATE areas once.
+ */
+#define GROUP_SHIFT 10u
+#define GROUP_IDS (1u << GROUP_SHIFT)
+#define GROUPS (0x10000u >> GROUP_SHIFT)
+#define NO_GROUP UINT32_MAX
+
+struct live_count {
+	uint32_t bytes;
+	uint32_t pass;
+	uint32_t first; /* group of the first refused ATE: groups are taken in order from it */
+	uint32_t group; /* counted in this pass (NO_GROUP until the first pass meets one) */
+	uint32_t next;  /* the nearest later group holding refused ids */
+	uint8_t seen[GROUP_IDS / 8];
+};
+
+/* Position of a group in the order of passes. */
+static uint32_t group_rank(const struct live_count *c, uint32_t g)
+{
+	return g == NO_GROUP ? GROUPS : (g + GROUPS - c->first) % GROUPS;
+}
+
+static int count_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a, void *arg)
+{
+	struct live_count *c = arg;
+	uint32_t v, g = a->id >> GROUP_SHIFT, bit = a->id & (GROUP_IDS - 1u);
+
+	if (!ate_valid(fs, a) || a->id == FC_NVS_ID_SPECIAL)
+		return 0;
+	if (fc_cache_peek(&fs->index, a->id, &v)) {
+		if (!c->pass && v == addr && a->len)
+			c->bytes += entry_bytes(fs, a->len);
+		return 0;
+	}
+	if (c->group == NO_GROUP)
+		c->group = c->first = g;
+	if (g != c->group) {
+		if (group_rank(c, g) > group_rank(c, c->group) &&
+		    group_rank(c, g) < group_rank(c, c->next))
+			c->next = g;
+		return 0;
+	}
+	if (c->seen[bit / 8] & 1u << bit % 8)
+		return 0;
+	c->seen[bit / 8] |= (uint8_t)(1u << bit % 8);
+	if (a->len)
+		c->bytes += entry_bytes(fs, a->len);
+	return 0;
+}
+
+static int live_recount(struct fc_nvs *fs)
+{
+	struct live_count c = { .bytes = 0, .pass = 0, .first = 0, .group = NO_GROUP };
+
+	do {
+		int rc;
+
+		FC_MEMSET(c.seen, 0, sizeof(c.seen));
+		c.next = NO_GROUP;
+		rc = nvs_for_each_slot_(fs, count_slot, &c);
+		if (rc)
+			return rc;
+		c.group = c.next;
+		c.pass++;
+	} while (c.group != NO_GROUP);
+	fs->live_bytes = c.bytes;
+	fs->live_unknown = false;
+	return 0;
+}
+
+int nvs_index_free_space_(struct fc_nvs *fs, uint32_t *space)
+{
+	uint32_t used;
+
+	if (fs->live_unknown) {
+		int rc = live_recount(fs);
+
+		if (rc)
+			return rc;
+	}
+	used = fs->live_bytes + fs->gc_done_ates * fs->ate_size;
+	/* garbage can claim more than the partition holds */
+	*space = used < *space ? *space - used : 0;
+	return 0;
+}

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nvs_int.h - the NVS log, shared by the engine (nvs.c, nvs_index.c), the
+ * Zephyr emulation (nvs_zephyr.c) and the walk for tools (nvs_walk.c).
+ *
+ * The log: data grows up from the start of a sector, ATE slots grow down
+ * from its end; the last slot closes a full sector and points at its last
+ * ATE. Sectors are used round-robin. Addresses are (sector << 16) | offset.
+ * nvs_log.c reads and programs it (with the ATE cache), steps back through
+ * it and locates its write position; nvs_ate.c holds the ATE byte layout.
+ */
+#ifndef FDTCACHE_NVS_INT_H
+#define FDTCACHE_NVS_INT_H
+
+#include "fdtcache/nvs.h"
+#include "fdtcache/crc.h"
+
+#define NVS_CRC_SIZE 4u
+#define NVS_BLOCK 32u  /* Zephyr's NVS_BLOCK_SIZE: compare/copy unit, largest write block */
+#define NVS_CHUNK 256u /* bytes of ATE area read at once when scanning */
+#define NVS_DEL_FLAG 1u /* bit 0 of an index value: a delete ATE (slots are multiples of 8) */
+#define NVS_NO_ADDR UINT32_MAX
+
+/* A window of one sector's ATE area, so scans read NVS_CHUNK bytes at a time. */
+struct nvs_win {
+	uint32_t addr, len;
+	bool up; /* filled from the slot asked for upward (walks), else chunk-aligned */
+	uint8_t buf[NVS_CHUNK];
+};
+
+/* ---- geometry and addresses ---- */
+
+static inline uint32_t sect(uint32_t addr)
+{
+	return addr >> FC_NVS_ADDR_SECTOR_SHIFT;
+}
+
+static inline uint32_t offs(uint32_t addr)
+{
+	return addr & FC_NVS_ADDR_OFFSET_MASK;
+}
+
+static inline uint32_t mkaddr(uint32_t sector, uint32_t offset)
+{
+	return sector << FC_NVS_ADDR_SECTOR_SHIFT | offset;
+}
+
+static inline uint32_t ssize(const struct fc_nvs *fs)
+{
+	return fs->cfg.sector_size;
+}
+
+static inline uint32_t wbs(const struct fc_nvs *fs)
+{
+	return fs->cfg.flash->geo.write_size;
+}
+
+static inline uint32_t al(const struct fc_nvs *fs, uint32_t len)
+{
+	return FC_ALIGN_UP(len, wbs(fs));
+}
+
+static inline uint32_t crc_size(const struct fc_nvs *fs)
+{
+	return fs->cfg.data_crc ? NVS_CRC_SIZE : 0;
+}
+
+static inline uint8_t erase_value(const struct fc_nvs *fs)
+{
+	return fs->cfg.flash->geo.erase_value;
+}
+
+/* Offset of the first ATE slot of a sector (the gc_done one after GC). */
+static inline uint32_t top_slot(const struct fc_nvs *fs)
+{
+	return ssize(fs) - 2 * fs->ate_size;
+}
+
+/* Offset of a sector's close ATE slot. */
+static inline uint32_t close_slot(const struct fc_nvs *fs)
+{
+	return ssize(fs) - fs->ate_size;
+}
+
+static inline uint32_t next_sector(const struct fc_nvs *fs, uint32_t s)
+{
+	return s + 1 == fs->cfg.sector_count ? 0 : s + 1;
+}
+
+static inline uint32_t prev_sector(const struct fc_nvs *fs, uint32_t s)
+{
+	return s ? s - 1 : fs->cfg.sector_count - 1u;
+}
+
+/* Bound on the ATEs a walk may visit: every slot of every sector. */
+static inline uint32_t max_steps(const struct fc_nvs *fs)
+{
+	return fs->cfg.sector_count * (ssize(fs) / fs->ate_size + 1);
+}
+
+static inline bool ate_valid(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
+{
+	return fc_nvs_ate_valid(a, ssize(fs), fs->ate_size);
+}
+
+static inline bool close_valid(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
+{
+	return fc_nvs_ate_close_valid(a, ssize(fs), fs->ate_size);
+}
+
+static inline bool is_gc_done(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
+{
+	return ate_valid(fs, a) && a->len == 0 && a->id == FC_NVS_ID_SPECIAL;
+}
+
+static inline uint32_t entry_bytes(const struct fc_nvs *fs, uint16_t stored_len)
+{
+	return al(fs, stored_len) + fs->ate_size;
+}
+
+/* ---- the ATE codec's fields-only decode (nvs_ate.c) ---- */
+
+void nvs_ate_fields_(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a);
+bool nvs_ate_crc_ok_(const uint8_t *b);
+
+/* ---- flash access and the ATE cache (nvs_log.c) ---- */
+
+int nvs_check_config_(const struct fc_nvs_config *cfg);
+uint32_t nvs_dev_off_(const struct fc_nvs *fs, uint32_t addr);
+int nvs_read_(const struct fc_nvs *fs, uint32_t addr, void *buf, uint32_t len);
+int nvs_prog_(struct fc_nvs *fs, uint32_t addr, const void *buf, uint32_t len);
+void nvs_ate_cache_erased_(struct fc_nvs *fs, uint32_t s);
+int nvs_dirty_end_(const struct fc_nvs *fs, uint32_t addr, uint32_t len, uint32_t *end);
+int nvs_ate_read_(const struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a);
+int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a);
+int nvs_win_fill_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr);
+int nvs_win_ate_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr,
+		 struct fc_nvs_ate *a);
+int nvs_close_read_(const struct fc_nvs *fs, uint32_t s, struct fc_nvs_ate *a);
+int nvs_sector_low_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s,
+		    const struct fc_nvs_ate *close, uint32_t *low);
+
+/* ---- walking the log (nvs_log.c) ---- */
+
+/* Age of an address, larger = older: sectors behind the write sector, then offset. */
+uint32_t nvs_age_key_(const struct fc_nvs *fs, uint32_t addr);
+int nvs_walk_prev_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t *addr,
+		   struct fc_nvs_ate *a);
+int nvs_walk_find_(const struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
+		   uint32_t *found, struct fc_nvs_ate *a);
+
+/* Visit every slot of the written sectors newest first; fn returns non-zero to stop. */
+typedef int (*nvs_slot_fn)(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a,
+			   void *arg);
+int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg);
+
+/*
+ * Check cfg, set up fs over it (unmounted, no index) and find the write
+ * position, as Zephyr's mount finds it. Shared by mount and walk.
+ */
+int nvs_locate_(struct fc_nvs *fs, const struct fc_nvs_config *cfg);
+
+/* ---- the exact index (nvs_index.c) ---- */
+
+int nvs_index_put_(struct fc_nvs *fs, uint16_t id, uint32_t v, bool if_empty);
+int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a, void *arg);
+
+/*
+ * How the engine looks ids up, counts free space and keeps its lookup
+ * state: the exact index (nvs_index.c), or Zephyr's algorithms for
+ * comparisons (nvs_zephyr.c, absent with FC_NO_EMULATION). The choice is
+ * made here, once per operation, so neither the engine nor the index tests
+ * the lookup mode.
+ */
+int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nvs_ate *a,
+		    bool want_ate, bool may_walk);
+void nvs_index_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del);
+int nvs_index_forget_(struct fc_nvs *fs, uint32_t s);
+int nvs_index_build_(struct fc_nvs *fs);
+int nvs_index_free_space_(struct fc_nvs *fs, uint32_t *space);
+
+#ifdef FC_NO_EMULATION
+#define NVS_EMULATED(fs) ((void)(fs), false)
+#define NVS_EMULATED_OFF true /* FC_NVS_LOOKUP_ZEPHYR is refused */
+#else
+#define NVS_EMULATED_OFF false
+#define NVS_EMULATED(fs) ((fs)->cfg.lookup == FC_NVS_LOOKUP_ZEPHYR)
+int nvs_zephyr_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nvs_ate *a,
+		     bool may_walk);
+void nvs_zephyr_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr);
+void nvs_zephyr_forget_(struct fc_nvs *fs, uint32_t s);
+int nvs_zephyr_build_(struct fc_nvs *fs);
+int nvs_zephyr_free_space_(struct fc_nvs *fs, uint32_t *space);
+#endif
+
+/*
+ * Newest valid ATE of id. Returns 1 with *addr (and *a when want_ate; an
+ * index hit on a delete fills a->len = 0 without reading), 0 when absent.
+ * Without may_walk, only RAM state is asked: an id it lacks counts as absent.
+ */
+static inline int lookup_find(struct fc_nvs *fs, uint16_t id, uint32_t *addr,
+			      struct fc_nvs_ate *a, bool want_ate, bool may_walk)
+{
+#ifndef FC_NO_EMULATION
+	if (NVS_EMULATED(fs))
+		return nvs_zephyr_find_(fs, id, addr, a, may_walk);
+#endif
+	return nvs_index_find_(fs, id, addr, a, want_ate, may_walk);
+}
+
+/* Remember that the ATE at addr is now the newest of id (a delete when del). */
+static inline void lookup_note(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
+{
+#ifndef FC_NO_EMULATION
+	if (NVS_EMULATED(fs)) {
+		nvs_zephyr_note_(fs, id, addr);
+		return;
+	}
+#endif
+	nvs_index_note_(fs, id, addr, del);
+}
+
+/* Forget what the lookup state holds of sector s, which is about to be erased. */
+static inline int lookup_forget(struct fc_nvs *fs, uint32_t s)
+{
+#ifndef FC_NO_EMULATION
+	if (NVS_EMULATED(fs)) {
+		nvs_zephyr_forget_(fs, s);
+		return 0;
+	}
+#endif
+	return nvs_index_forget_(fs, s);
+}
+
+/* Build the lookup state from the log (mount, restart of the write sector). */
+static inline int lookup_build(struct fc_nvs *fs)
+{
+#ifndef FC_NO_EMULATION
+	if (NVS_EMULATED(fs))
+		return nvs_zephyr_build_(fs);
+#endif
+	return nvs_index_build_(fs);
+}
+
+/* Subtract the bytes in use from *space. */
+static inline int lookup_free_space(struct fc_nvs *fs, uint32_t *space)
+{
+#ifndef FC_NO_EMULATION
+	if (NVS_EMULATED(fs))
+		return nvs_zephyr_free_space_(fs, space);
+#endif
+	return nvs_index_free_space_(fs, space);
+}
+
+/*
+ * How the log is read. The emulation reads as Zephyr does, so its read
+ * counts are Zephyr's: dirty ranges in Zephyr's blocks, ATE areas slot by
+ * slot, backward walks ATE by ATE, no ATE cache, and an erased sector is
+ * erased again.
+ */
+static inline uint32_t dirty_unit(const struct fc_nvs *fs)
+{
+	return NVS_EMULATED(fs) ? NVS_BLOCK : NVS_CHUNK;
+}
+
+static inline uint32_t win_unit(const struct fc_nvs *fs)
+{
+	return NVS_EMULATED(fs) ? fs->ate_size : NVS_CHUNK;
+}
+
+static inline bool walk_alone(const struct fc_nvs *fs)
+{
+	return NVS_EMULATED(fs);
+}
+
+static inline bool erase_erased(const struct fc_nvs *fs)
+{
+	return NVS_EMULATED(fs);
+}
+
+#endif /* FDTCACHE_NVS_INT_H */

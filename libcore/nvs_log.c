@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nvs_log.c - access to the NVS log: flash reads and programs (kept equal
+ * in the caller's ATE cache), ATE slots through windows, the backward walk
+ * (Zephyr's nvs_prev_ate) and the search for the write position that mount
+ * and the tools' walk share.
+ */
+#include "nvs_int.h"
+
+int nvs_check_config_(const struct fc_nvs_config *cfg)
+{
+	const struct fc_flash_geometry *geo;
+	uint32_t ate_size;
+
+	if (!cfg || !cfg->flash || fc_flash_geometry_check(&cfg->flash->geo))
+		return FC_EINVAL;
+	geo = &cfg->flash->geo;
+	if (geo->write_size > NVS_BLOCK)
+		return FC_EINVAL;
+	ate_size = FC_MAX(FC_NVS_ATE_BYTES, geo->write_size);
+	if (cfg->sector_size > 65536u || cfg->sector_size < 6 * ate_size ||
+	    cfg->sector_size % geo->erase_size || cfg->sector_size % ate_size)
+		return FC_EINVAL;
+	if (cfg->sector_count < 2 || cfg->offset % geo->erase_size)
+		return FC_EINVAL;
+	if ((uint64_t)cfg->offset + (uint64_t)cfg->sector_count * cfg->sector_size > geo->size)
+		return FC_EINVAL;
+	if (cfg->lookup != FC_NVS_LOOKUP_INDEX && (cfg->lookup != FC_NVS_LOOKUP_ZEPHYR ||
+						   NVS_EMULATED_OFF))
+		return FC_EINVAL;
+	if (cfg->index_slot_count && (!cfg->index_slots || !fc_is_pow2(cfg->index_slot_count)))
+		return FC_EINVAL;
+	if (cfg->ate_cache_size && (!cfg->ate_cache || !fc_is_pow2(cfg->ate_cache_size) ||
+				    cfg->ate_cache_size < FC_NVS_ATE_CACHE_WAYS * ate_size))
+		return FC_EINVAL;
+	return 0;
+}
+
+/* ---- flash access ---- */
+
+uint32_t nvs_dev_off_(const struct fc_nvs *fs, uint32_t addr)
+{
+	return fs->cfg.offset + sect(addr) * ssize(fs) + offs(addr);
+}
+
+int nvs_read_(const struct fc_nvs *fs, uint32_t addr, void *buf, uint32_t len)
+{
+	return fc_flash_read(fs->cfg.flash, nvs_dev_off_(fs, addr), buf, len);
+}
+
+static uint8_t *way_buf(const struct fc_nvs *fs, uint32_t way)
+{
+	return fs->cfg.ate_cache + way * (fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS);
+}
+
+/*
+ * The ATE cache mirrors flash: a program stores its bytes as they are (the
+ * engine only programs erased bytes), a failed one leaves them unknown.
+ */
+static void ate_cache_programmed(struct fc_nvs *fs, uint32_t addr, const void *buf,
+				 uint32_t len, int rc)
+{
+	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++) {
+		uint32_t lo = fs->ate_cache_addr[way], hi = lo + fs->ate_cache_len[way];
+		uint32_t from = FC_MAX(addr, lo), to = FC_MIN(addr + len, hi);
+
+		if (from >= to)
+			continue;
+		if (rc)
+			fs->ate_cache_len[way] = 0;
+		else
+			FC_MEMCPY(way_buf(fs, way) + (from - lo),
+				  (const uint8_t *)buf + (from - addr), to - from);
+	}
+}
+
+void nvs_ate_cache_erased_(struct fc_nvs *fs, uint32_t s)
+{
+	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++)
+		if (sect(fs->ate_cache_addr[way]) == s)
+			fs->ate_cache_len[way] = 0;
+}
+
+int nvs_prog_(struct fc_nvs *fs, uint32_t addr, const void *buf, uint32_t len)
+{
+	int rc = fc_flash_prog(fs->cfg.flash, nvs_dev_off_(fs, addr), buf, len);
+
+	ate_cache_programmed(fs, addr, buf, len, rc);
+	return rc;
+}
+
+/*
+ * Find the end of the written bytes in [addr, addr + len) of one sector:
+ * *end = offset just past the last byte that is not erased, or offs(addr)
+ * when the range is erased. Reads from the top down in dirty_unit pieces.
+ */
+int nvs_dirty_end_(const struct fc_nvs *fs, uint32_t addr, uint32_t len, uint32_t *end)
+{
+	uint8_t buf[NVS_CHUNK];
+	uint32_t lo = offs(addr), hi = lo + len, unit = dirty_unit(fs);
+
+	while (hi > lo) {
+		uint32_t n = FC_MIN(unit, hi - lo);
+		int rc = nvs_read_(fs, mkaddr(sect(addr), hi - n), buf, n);
+
+		if (rc)
+			return rc;
+		for (uint32_t i = n; i > 0; i--) {
+			if (buf[i - 1] != erase_value(fs)) {
+				*end = hi - n + i;
+				return 0;
+			}
+		}
+		hi -= n;
+	}
+	*end = lo;
+	return 0;
+}
+
+/* ---- ATE slots ---- */
+
+int nvs_ate_read_(const struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
+{
+	uint8_t b[FC_NVS_ATE_BYTES];
+	int rc = nvs_read_(fs, addr, b, sizeof(b));
+
+	if (!rc)
+		fc_nvs_ate_decode(b, erase_value(fs), a);
+	return rc;
+}
+
+static bool way_holds(const struct fc_nvs *fs, uint32_t way, uint32_t addr)
+{
+	uint32_t lo = fs->ate_cache_addr[way];
+
+	return fs->ate_cache_len[way] && sect(lo) == sect(addr) && addr >= lo &&
+	       addr + FC_NVS_ATE_BYTES <= lo + fs->ate_cache_len[way];
+}
+
+/* An ATE through the caller's cache: on a miss, its aligned window is read. */
+int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
+{
+	uint32_t size = fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS, o = offs(addr);
+	uint32_t way = 0, start;
+	int rc;
+
+	if (!size)
+		return nvs_ate_read_(fs, addr, a);
+	while (way < FC_NVS_ATE_CACHE_WAYS && !way_holds(fs, way, addr))
+		way++;
+	if (way == FC_NVS_ATE_CACHE_WAYS) {
+		way = fs->ate_cache_lru;
+		start = o - o % size;
+		fs->ate_cache_len[way] = 0;
+		rc = nvs_read_(fs, mkaddr(sect(addr), start), way_buf(fs, way),
+			       FC_MIN(size, ssize(fs) - start));
+		if (rc)
+			return rc;
+		fs->ate_cache_addr[way] = mkaddr(sect(addr), start);
+		fs->ate_cache_len[way] = FC_MIN(size, ssize(fs) - start);
+	}
+	fs->ate_cache_lru = (way + 1) % FC_NVS_ATE_CACHE_WAYS;
+	fc_nvs_ate_decode(way_buf(fs, way) + (addr - fs->ate_cache_addr[way]), erase_value(fs), a);
+	return 0;
+}
+
+/* Fill the window over addr's sector's ATE area so it holds the slot at addr. */
+int nvs_win_fill_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr)
+{
+	uint32_t o = offs(addr);
+
+	if (!w->len || sect(w->addr) != sect(addr) || o < offs(w->addr) ||
+	    o + FC_NVS_ATE_BYTES > offs(w->addr) + w->len) {
+		uint32_t unit = win_unit(fs);
+		uint32_t start = w->up ? o : o - o % unit;
+		uint32_t len = FC_MIN(unit, ssize(fs) - start);
+		int rc = nvs_read_(fs, mkaddr(sect(addr), start), w->buf, len);
+
+		if (rc) {
+			w->len = 0;
+			return rc;
+		}
+		w->addr = mkaddr(sect(addr), start);
+		w->len = len;
+	}
+	return 0;
+}
+
+/* Read the ATE slot at addr through a window over its sector's ATE area. */
+int nvs_win_ate_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr, struct fc_nvs_ate *a)
+{
+	int rc = nvs_win_fill_(fs, w, addr);
+
+	if (!rc)
+		fc_nvs_ate_decode(w->buf + (offs(addr) - offs(w->addr)), erase_value(fs), a);
+	return rc;
+}
+
+int nvs_close_read_(const struct fc_nvs *fs, uint32_t s, struct fc_nvs_ate *a)
+{
+	return nvs_ate_read_(fs, mkaddr(s, close_slot(fs)), a);
+}
+
+/*
+ * The lowest valid ATE of a sector whose close ATE cannot be trusted,
+ * scanning down from the top slot while above the data seen so far (as
+ * Zephyr's recovery does). The top slot when there is none.
+ */
+static int recover_last(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s, uint32_t *addr)
+{
+	uint32_t data_end = 0;
+	struct fc_nvs_ate a;
+
+	*addr = mkaddr(s, top_slot(fs));
+	for (uint32_t o = top_slot(fs); o > data_end; o -= fs->ate_size) {
+		int rc = nvs_win_ate_(fs, w, mkaddr(s, o), &a);
+
+		if (rc)
+			return rc;
+		if (ate_valid(fs, &a)) {
+			data_end = (uint32_t)a.offset + a.len;
+			*addr = mkaddr(s, o);
+		}
+	}
+	return 0;
+}
+
+/* Lowest (newest) ATE slot of a written sector other than the write sector. */
+int nvs_sector_low_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s,
+		    const struct fc_nvs_ate *close, uint32_t *low)
+{
+	if (close_valid(fs, close)) {
+		*low = mkaddr(s, close->offset);
+		return 0;
+	}
+	return recover_last(fs, w, s, low);
+}
+
+/* ---- walking back ---- */
+
+uint32_t nvs_age_key_(const struct fc_nvs *fs, uint32_t addr)
+{
+	uint32_t n = fs->cfg.sector_count;
+
+	if (addr == NVS_NO_ADDR)
+		return UINT32_MAX;
+	return (sect(fs->ate_wra) + n - sect(addr)) % n << FC_NVS_ADDR_SECTOR_SHIFT | offs(addr);
+}
+
+/* A walk reads ATE areas through a window, or each ATE alone as Zephyr does. */
+static int walk_read(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr,
+		     struct fc_nvs_ate *a)
+{
+	return walk_alone(fs) ? nvs_ate_read_(fs, addr, a) : nvs_win_ate_(fs, w, addr, a);
+}
+
+/*
+ * One step of a backward walk (Zephyr's nvs_prev_ate): read the ATE at
+ * *addr and move *addr to the next older slot, hopping to the previous
+ * sector through its close ATE; back at fs->ate_wra when the log ends.
+ */
+int nvs_walk_prev_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t *addr,
+		   struct fc_nvs_ate *a)
+{
+	struct fc_nvs_ate close;
+	uint32_t s;
+	int rc = walk_read(fs, w, *addr, a);
+
+	if (rc)
+		return rc;
+	*addr += fs->ate_size;
+	if (offs(*addr) != close_slot(fs))
+		return 0;
+	s = prev_sector(fs, sect(*addr));
+	rc = walk_read(fs, w, mkaddr(s, close_slot(fs)), &close);
+	if (rc)
+		return rc;
+	if (close.erased) {
+		*addr = fs->ate_wra;
+		return 0;
+	}
+	if (close_valid(fs, &close)) {
+		*addr = mkaddr(s, close.offset);
+		return 0;
+	}
+	return recover_last(fs, w, s, addr);
+}
+
+/*
+ * Walk back from start to the first valid ATE of id, not past the age of
+ * limit. Returns 1 with *found and *a, 0 when there is none.
+ */
+int nvs_walk_find_(const struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
+		   uint32_t *found, struct fc_nvs_ate *a)
+{
+	struct nvs_win w = { .len = 0, .up = true };
+	uint32_t addr = start, stop = nvs_age_key_(fs, limit), steps = 0;
+
+	do {
+		uint32_t cur = addr;
+		int rc = nvs_walk_prev_(fs, &w, &addr, a);
+
+		if (rc)
+			return rc;
+		if (a->id == id && ate_valid(fs, a)) {
+			*found = cur;
+			return 1;
+		}
+		if (nvs_age_key_(fs, cur) >= stop)
+			break;
+		if (++steps > max_steps(fs))
+			return FC_ECORRUPT;
+	} while (addr != fs->ate_wra);
+	return 0;
+}
+
+/*
+ * Visit the written sectors newest first (the write sector, then back while
+ * sectors are closed), each ATE slot newest first.
+ */
+int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
+{
+	struct nvs_win w = { .len = 0 };
+	uint32_t ws = sect(fs->ate_wra), s = ws, low = fs->ate_wra + fs->ate_size;
+	struct fc_nvs_ate a;
+	int rc;
+
+	for (;;) {
+		for (uint32_t o = offs(low); o <= top_slot(fs); o += fs->ate_size) {
+			rc = nvs_win_ate_(fs, &w, mkaddr(s, o), &a);
+			if (!rc)
+				rc = fn(fs, mkaddr(s, o), &a, arg);
+			if (rc)
+				return rc;
+		}
+		s = prev_sector(fs, s);
+		if (s == ws)
+			return 0;
+		rc = nvs_close_read_(fs, s, &a);
+		if (rc || a.erased)
+			return rc;
+		rc = nvs_sector_low_(fs, &w, s, &a, &low);
+		if (rc)
+			return rc;
+	}
+}
+
+/* ---- locating the write position ---- */
+
+/*
+ * The write sector, as Zephyr finds it: the first sector after a closed one
+ * whose close slot is erased; with none closed, sector 0 (unless only the
+ * last sector holds ATEs). Every sector closed: FC_ECORRUPT.
+ */
+static int find_write_sector(const struct fc_nvs *fs, uint32_t *ws)
+{
+	uint32_t n = fs->cfg.sector_count, closed = 0;
+	struct fc_nvs_ate a;
+	int rc;
+
+	for (uint32_t s = 0; s < n; s++) {
+		rc = nvs_close_read_(fs, s, &a);
+		if (rc)
+			return rc;
+		if (a.erased)
+			continue;
+		closed++;
+		rc = nvs_close_read_(fs, next_sector(fs, s), &a);
+		if (rc)
+			return rc;
+		if (a.erased) {
+			*ws = next_sector(fs, s);
+			return 0;
+		}
+	}
+	if (closed == n)
+		return FC_ECORRUPT;
+	rc = nvs_ate_read_(fs, mkaddr(n - 1, top_slot(fs)), &a);
+	*ws = a.erased ? 0 : n - 1;
+	return rc;
+}
+
+/*
+ * Write pointers of the write sector: the ATE pointer is the first erased
+ * slot below the ATEs, the data pointer ends the newest valid ATE's data;
+ * torn ATEs are stepped over. A sector with no free slot above its data is
+ * full: the data pointer is put past the ATE pointer so nothing fits.
+ */
+static int find_write_pointers(struct fc_nvs *fs, uint32_t ws)
+{
+	struct nvs_win w = { .len = 0 };
+	int32_t o = (int32_t)top_slot(fs);
+	uint32_t data = 0;
+	struct fc_nvs_ate a;
+	int rc;
+
+	for (; o >= (int32_t)data; o -= (int32_t)fs->ate_size) {
+		rc = nvs_win_ate_(fs, &w, mkaddr(ws, (uint32_t)o), &a);
+		if (rc)
+			return rc;
+		if (a.erased)
+			break;
+		if (ate_valid(fs, &a))
+			data = al(fs, (uint32_t)a.offset + a.len);
+	}
+	if (o < (int32_t)data) {
+		o = FC_MAX(o, 0);
+		data = (uint32_t)o + fs->ate_size;
+	}
+	fs->ate_wra = mkaddr(ws, (uint32_t)o);
+	fs->data_wra = mkaddr(ws, data);
+	return 0;
+}
+
+/* Step the data pointer over bytes written without their ATE. */
+static int skip_dirty_data(struct fc_nvs *fs)
+{
+	uint32_t end, o = offs(fs->data_wra);
+	int rc;
+
+	if (fs->data_wra >= fs->ate_wra)
+		return 0;
+	rc = nvs_dirty_end_(fs, fs->data_wra, offs(fs->ate_wra) - o, &end);
+	if (rc)
+		return rc;
+	if (end > o)
+		fs->data_wra += FC_MIN(al(fs, end - o), offs(fs->ate_wra) - o);
+	return 0;
+}
+
+int nvs_locate_(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
+{
+	uint32_t ws;
+	int rc = nvs_check_config_(cfg);
+
+	if (rc)
+		return rc;
+	FC_MEMSET(fs, 0, sizeof(*fs));
+	fs->cfg = *cfg;
+	fs->ate_size = FC_MAX(FC_NVS_ATE_BYTES, cfg->flash->geo.write_size);
+	rc = find_write_sector(fs, &ws);
+	if (!rc)
+		rc = find_write_pointers(fs, ws);
+	if (!rc)
+		rc = skip_dirty_data(fs);
+	return rc;
+}
