@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "fdtcache/dt.h"
+#include "dt_int.h"
 
 #include <libfdt.h>
 
@@ -8,39 +8,50 @@ static bool is_phandle(uint32_t phandle)
 	return phandle != 0 && phandle != UINT32_MAX;
 }
 
-/* The node's phandle, or 0 when it has none. */
-static uint32_t node_phandle(const void *fdt, int offset)
-{
-	uint32_t phandle = fdt_get_phandle(fdt, offset);
-
-	return is_phandle(phandle) ? phandle : 0;
-}
-
-/* Walk one step in tree order; FC_ENOENT at the end, FC_EBADDTB on damage. */
-static int next_node(const void *fdt, int offset)
-{
-	int next = fdt_next_node(fdt, offset, NULL);
-
-	if (next >= 0)
-		return next;
-	return next == -FDT_ERR_NOTFOUND ? FC_ENOENT : FC_EBADDTB;
-}
-
 int fc_dt_count_nodes(const void *fdt)
 {
+	struct dt_walk w;
+	struct dt_walk_node node;
 	int count = 0;
-	int offset = -1;
+	int ev = dt_walk_start_(&w, fdt);
 
 	if (!fdt)
 		return FC_EINVAL;
-	while ((offset = next_node(fdt, offset)) >= 0)
-		count++;
-	return offset == FC_ENOENT ? count : offset;
+	while (ev >= 0 && (ev = dt_walk_next_(&w, &node)) != DT_WALK_DONE)
+		if (ev == DT_WALK_NODE)
+			count++;
+	return ev < 0 ? ev : count;
+}
+
+/* Add the node the walk found under the current node; it becomes current. */
+static int table_push(struct fc_dt *dt, uint32_t cap, uint32_t *cur, const struct dt_walk_node *w)
+{
+	struct fc_dt_node *node;
+
+	if (dt->nnodes == cap)
+		return FC_ENOMEM;
+	/* a second top-level node: fdt_check_full() refuses such a blob */
+	if (dt->nnodes && *cur == UINT32_MAX)
+		return FC_EBADDTB;
+	node = &dt->nodes[dt->nnodes];
+	node->offset = w->offset;
+	node->phandle = w->phandle;
+	node->parent = *cur == UINT32_MAX ? 0 : *cur;
+	node->end = 0;
+	node->address_cells = w->address_cells;
+	node->size_cells = w->size_cells;
+	if (node->phandle)
+		dt->nphandles++;
+	*cur = dt->nnodes++;
+	return 0;
 }
 
 int fc_dt_init(struct fc_dt *dt, const void *fdt, struct fc_dt_node *nodes, uint32_t cap)
 {
-	int offset = -1;
+	struct dt_walk w;
+	struct dt_walk_node found;
+	uint32_t cur = UINT32_MAX; /* no open node */
+	int ev;
 
 	if (!dt || !fdt || (!nodes && cap))
 		return FC_EINVAL;
@@ -48,18 +59,20 @@ int fc_dt_init(struct fc_dt *dt, const void *fdt, struct fc_dt_node *nodes, uint
 	dt->nodes = nodes;
 	dt->nnodes = 0;
 	dt->nphandles = 0;
-	while ((offset = next_node(fdt, offset)) >= 0) {
-		struct fc_dt_node *node;
-
-		if (dt->nnodes == cap)
-			return FC_ENOMEM;
-		node = &nodes[dt->nnodes++];
-		node->offset = offset;
-		node->phandle = node_phandle(fdt, offset);
-		if (node->phandle)
-			dt->nphandles++;
+	ev = dt_walk_start_(&w, fdt);
+	while (ev >= 0 && (ev = dt_walk_next_(&w, &found)) != DT_WALK_DONE) {
+		if (ev == DT_WALK_NODE) {
+			ev = table_push(dt, cap, &cur, &found);
+		} else if (cur == UINT32_MAX) {
+			ev = FC_EBADDTB; /* an end without a node */
+		} else {
+			nodes[cur].end = dt->nnodes;
+			cur = cur ? nodes[cur].parent : UINT32_MAX;
+		}
 	}
-	return offset == FC_ENOENT ? (int)dt->nnodes : offset;
+	if (ev < 0)
+		return ev;
+	return cur == UINT32_MAX && dt->nnodes ? (int)dt->nnodes : FC_EBADDTB;
 }
 
 int fc_dt_position(const struct fc_dt *dt, int offset)
@@ -110,22 +123,22 @@ uint32_t fc_dt_index_slots(uint32_t nphandles)
 int fc_dt_index_build(struct fc_cache *index, const void *fdt,
 		      struct fc_cache_slot *slots, uint32_t nslots)
 {
-	int offset = -1;
-	int rc = fc_cache_init(index, FC_CACHE_PROBE, slots, nslots);
+	struct dt_walk w;
+	struct dt_walk_node node;
+	int ev = fc_cache_init(index, FC_CACHE_PROBE, slots, nslots);
 
-	if (rc < 0)
-		return rc;
+	if (ev < 0)
+		return ev;
 	if (!fdt)
 		return FC_EINVAL;
-	while ((offset = next_node(fdt, offset)) >= 0) {
-		uint32_t phandle = node_phandle(fdt, offset);
-
+	ev = dt_walk_start_(&w, fdt);
+	while (ev >= 0 && (ev = dt_walk_next_(&w, &node)) != DT_WALK_DONE) {
 		/* if-empty: a duplicate phandle keeps its first node */
-		if (phandle && (rc = fc_cache_prefill(index, phandle, (uint32_t)offset,
-						      FC_CACHE_IF_EMPTY)) < 0)
-			return rc;
+		if (ev == DT_WALK_NODE && node.phandle)
+			ev = fc_cache_prefill(index, node.phandle, (uint32_t)node.offset,
+					      FC_CACHE_IF_EMPTY);
 	}
-	return offset == FC_ENOENT ? (int)index->used : offset;
+	return ev < 0 ? ev : (int)index->used;
 }
 
 int fc_dt_index_lookup(struct fc_cache *index, uint32_t phandle)

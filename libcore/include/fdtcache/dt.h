@@ -26,10 +26,20 @@
 /* Linux's OF_PHANDLE_ILLEGAL: never counted or stored by the mask cache. */
 #define FC_DT_PHANDLE_ILLEGAL 0xdeadbeefu
 
+/*
+ * One node of the table: 20 bytes (FC_DT_NODE_BYTES) of caller memory per
+ * node, filled by one pass over the structure block.
+ */
 struct fc_dt_node {
-	int32_t offset;   /* structure-block offset of the node */
-	uint32_t phandle; /* 0 when the node has none */
+	int32_t offset;       /* structure-block offset of the node */
+	uint32_t phandle;     /* 0 when the node has none */
+	uint32_t parent;      /* table index of the parent (the root: 0) */
+	uint32_t end;         /* table index just past the node's subtree */
+	int8_t address_cells; /* its #address-cells as fdt_address_cells(): 2 if absent, -1 if invalid */
+	int8_t size_cells;    /* its #size-cells as fdt_size_cells(): 1 if absent, -1 if invalid */
 };
+
+#define FC_DT_NODE_BYTES sizeof(struct fc_dt_node)
 
 struct fc_dt {
 	const void *fdt;
@@ -144,5 +154,125 @@ int fc_dt_replay_core_init(struct fc_dt_replay *r);
  * (phandle 0 or 0xffffffff, not counted), FC_ENOSPC (INDEX slots too few).
  */
 int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle);
+
+/*
+ * Lookups beyond phandles, over the node table (struct fc_dt_lookups): each
+ * answer is the one libfdt gives, found without walking the tree again.
+ *
+ * - path: fdt_path_offset() semantics: an absolute path, components matched
+ *   as fdt_subnode_offset() does (a component without '@' also matches a
+ *   node named "component@unit", the first such sibling in tree order),
+ *   repeated and trailing '/' ignored; a path not starting with '/' begins
+ *   with an alias, resolved through /aliases. An alias whose value is not an
+ *   absolute path resolves to nothing (libfdt would follow it recursively).
+ *   Paths are cached by their bytes in a direct-mapped hash cache; a hit is
+ *   verified against the node table (names up the parent chain), so a hash
+ *   collision is counted and resolved, never answered with a wrong node.
+ * - alias: the node an alias names (fdt_path_offset(fdt, "serial0")).
+ * - parent: fdt_parent_offset(), from the table.
+ * - reg cells: the #address-cells / #size-cells a node's `reg` is read with
+ *   (its parent's, as fdt_address_cells() / fdt_size_cells() give them).
+ * - cells: a provider's #xxx-cells (any u32 property, e.g. "#clock-cells"),
+ *   through a cache of (node, property name) -> property, verified by name.
+ *
+ * Memory: FC_DT_NODE_BYTES per node for the table, 8 bytes per cache slot.
+ * Node offsets are mapped to table entries by binary search (log2 N steps);
+ * the fc_dt_node_* inline functions work on table indices in O(1).
+ */
+
+/* The kinds of lookup, each with its own statistics. */
+enum fc_dt_kind {
+	FC_DT_KIND_PATH,
+	FC_DT_KIND_ALIAS,
+	FC_DT_KIND_PARENT,
+	FC_DT_KIND_REG_CELLS,
+	FC_DT_KIND_CELLS,
+	FC_DT_KINDS,
+};
+
+struct fc_dt_lookup_stats {
+	uint32_t lookups;
+	uint32_t hits;       /* answered by a cache or the node table */
+	uint32_t misses;     /* resolved by a search of the node table */
+	uint32_t collisions; /* a cached entry of another key in the slot (counted as a miss) */
+	uint32_t not_found;  /* lookups with no answer */
+	uint64_t scan_steps; /* node names or properties compared by the searches */
+};
+
+struct fc_dt_lookups {
+	const struct fc_dt *dt;
+	struct fc_cache paths; /* hash of a path's bytes -> table index */
+	struct fc_cache props; /* hash of (table index, property name) -> property offset */
+	uint32_t aliases;      /* table index of /aliases, or UINT32_MAX */
+	struct fc_dt_lookup_stats stats[FC_DT_KINDS];
+};
+
+/*
+ * fc_dt_lookups_init - set up path, alias, parent and cells lookups over an
+ * initialised node table. path_slots[npath] and prop_slots[nprops] are
+ * caller memory for the two caches: a power of two each, or 0 for no cache
+ * (every lookup then searches the table). The table and slots must outlive
+ * lk; no other memory is kept.
+ * returns:
+ *	0 on success
+ *	FC_EINVAL: NULL lk or dt, or a slot count that is not 0 or a power of two
+ */
+int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
+		       struct fc_cache_slot *path_slots, uint32_t npath,
+		       struct fc_cache_slot *prop_slots, uint32_t nprops);
+
+/*
+ * fc_dt_path_offset - the node at path (len bytes, no NUL needed).
+ * returns:
+ *	the node's structure-block offset
+ *	FC_ENOENT: no such node, or an unknown alias
+ *	FC_EINVAL: an empty path
+ */
+int fc_dt_path_offset(struct fc_dt_lookups *lk, const char *path, uint32_t len);
+
+/*
+ * fc_dt_alias_offset - the node the alias name (len bytes) stands for.
+ * returns:
+ *	the node's structure-block offset
+ *	FC_ENOENT: no /aliases property of that name, or it names no node
+ *	FC_EINVAL: an empty name
+ */
+int fc_dt_alias_offset(struct fc_dt_lookups *lk, const char *name, uint32_t len);
+
+/*
+ * fc_dt_parent_offset - the parent of the node at offset.
+ * returns:
+ *	the parent's structure-block offset
+ *	FC_ENOENT: offset is the root, or not the offset of a node
+ */
+int fc_dt_parent_offset(struct fc_dt_lookups *lk, int offset);
+
+/*
+ * fc_dt_reg_cells - the #address-cells and #size-cells that the `reg` of the
+ * node at offset is read with: its parent's.
+ * returns:
+ *	0, with *address_cells and *size_cells set
+ *	FC_ENOENT: offset is the root, or not the offset of a node
+ *	FC_EBADDTB: the parent's property is not a valid cell count
+ */
+int fc_dt_reg_cells(struct fc_dt_lookups *lk, int offset, uint32_t *address_cells,
+		    uint32_t *size_cells);
+
+/*
+ * fc_dt_cells - the u32 property name (a NUL-terminated "#xxx-cells") of the
+ * node at offset: the argument count of a provider.
+ * returns:
+ *	the value (0..INT32_MAX)
+ *	FC_ENOENT: the node has no such property, or offset is not a node
+ *	FC_EBADDTB: the property is not one u32, or above INT32_MAX
+ *	FC_EINVAL: NULL name
+ */
+int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name);
+
+/* fc_dt_node_parent - the table index of node i's parent (O(1); the root's is 0). */
+static inline uint32_t fc_dt_node_parent(const struct fc_dt *dt, uint32_t i)
+{
+	return dt->nodes[i].parent;
+}
 
 #endif /* FDTCACHE_DT_H */

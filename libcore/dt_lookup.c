@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * dt_lookup.c - path, alias, parent and #cells lookups over the node table,
+ * with verified hash caches (see dt.h).
+ */
+#include "dt_int.h"
+
+#include <libfdt.h>
+
+#define NO_NODE UINT32_MAX
+#define FNV_OFFSET 2166136261u
+#define FNV_PRIME 16777619u
+#define INDEX_MIX 0x9E3779B1u /* spreads table indices over the key space */
+
+static uint32_t fnv1a(uint32_t h, const char *s, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * FNV_PRIME;
+	return h;
+}
+
+/* A cache key: never FC_CACHE_EMPTY, which marks a free slot. */
+static uint32_t as_key(uint32_t h)
+{
+	return h == FC_CACHE_EMPTY ? 0 : h;
+}
+
+static const uint8_t *structs_of(const struct fc_dt *dt)
+{
+	return (const uint8_t *)dt->fdt + fdt_off_dt_struct(dt->fdt);
+}
+
+/* Node i's name (NUL-terminated: the table's walk checked it). */
+static const char *node_name(const struct fc_dt *dt, uint32_t i)
+{
+	return (const char *)structs_of(dt) + dt->nodes[i].offset + 4;
+}
+
+/*
+ * fdt_subnode_offset()'s name test: exact, or "comp@unit" for a comp without
+ * '@'. Stops at the name's NUL, so it never reads past it.
+ */
+static bool name_matches(const char *name, const char *comp, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (name[i] != comp[i] || !name[i])
+			return false;
+	if (name[len] == '\0')
+		return true;
+	if (name[len] != '@')
+		return false;
+	for (uint32_t i = 0; i < len; i++)
+		if (comp[i] == '@')
+			return false;
+	return true;
+}
+
+/* The first child of parent whose name matches comp, or NO_NODE. */
+static uint32_t find_child(const struct fc_dt *dt, struct fc_dt_lookup_stats *st,
+			   uint32_t parent, const char *comp, uint32_t len)
+{
+	uint32_t end = dt->nodes[parent].end;
+
+	for (uint32_t c = parent + 1; c < end; c = dt->nodes[c].end) {
+		st->scan_steps++;
+		if (name_matches(node_name(dt, c), comp, len))
+			return c;
+	}
+	return NO_NODE;
+}
+
+/* Table index of the node at offset, or NO_NODE. */
+static uint32_t index_of(const struct fc_dt *dt, int offset)
+{
+	int pos = fc_dt_position(dt, offset);
+
+	return pos > 0 ? (uint32_t)pos - 1 : NO_NODE;
+}
+
+int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
+		       struct fc_cache_slot *path_slots, uint32_t npath,
+		       struct fc_cache_slot *prop_slots, uint32_t nprops)
+{
+	struct fc_dt_lookup_stats unused = { 0 };
+	int rc;
+
+	if (!lk || !dt || !dt->nnodes)
+		return FC_EINVAL;
+	rc = fc_cache_init(&lk->paths, npath ? FC_CACHE_HASH32 : FC_CACHE_NONE, path_slots, npath);
+	if (rc < 0)
+		return rc;
+	rc = fc_cache_init(&lk->props, nprops ? FC_CACHE_HASH32 : FC_CACHE_NONE, prop_slots, nprops);
+	if (rc < 0)
+		return rc;
+	lk->dt = dt;
+	FC_MEMSET(lk->stats, 0, sizeof(lk->stats));
+	/* fdt_path_offset(fdt, "/aliases"), with its unit-address rule */
+	lk->aliases = find_child(dt, &unused, 0, "aliases", 7);
+	return 0;
+}
+
+/* ---- properties of a node ---- */
+
+/* The structure offset just past node i's properties' region. */
+static uint32_t props_end(const struct fc_dt *dt, uint32_t i)
+{
+	if (i + 1 < dt->nnodes)
+		return (uint32_t)dt->nodes[i + 1].offset;
+	return fdt_version(dt->fdt) >= 17 ? fdt_size_dt_struct(dt->fdt)
+					  : fdt_totalsize(dt->fdt) - fdt_off_dt_struct(dt->fdt);
+}
+
+/* The name of the property at poff, or NULL. */
+static const char *prop_name(const struct fc_dt *dt, uint32_t poff, uint32_t *len)
+{
+	struct dt_walk w;
+
+	dt_walk_start_(&w, dt->fdt);
+	return dt_walk_prop_name_(&w, dt_be32_(w.structs + poff + 8), len);
+}
+
+static bool prop_named(const struct fc_dt *dt, uint32_t poff, const char *name, uint32_t len)
+{
+	uint32_t nlen;
+	const char *pname = prop_name(dt, poff, &nlen);
+
+	return pname && nlen == len && FC_MEMCMP(pname, name, len) == 0;
+}
+
+/* The first property of node i named name (as fdt_getprop()), or 0 when none. */
+static uint32_t find_prop(const struct fc_dt *dt, struct fc_dt_lookup_stats *st, uint32_t i,
+			  const char *name, uint32_t len)
+{
+	const uint8_t *structs = structs_of(dt);
+	uint32_t end = props_end(dt, i);
+	uint32_t off = (uint32_t)dt->nodes[i].offset + 4;
+
+	off += (dt_str_len_((const char *)structs + off, end - off) + 4u) & ~3u;
+	while (off + 4 <= end) {
+		uint32_t tag = dt_be32_(structs + off);
+
+		if (tag == FDT_NOP) {
+			off += 4;
+			continue;
+		}
+		if (tag != FDT_PROP || off + 12 > end)
+			break;
+		st->scan_steps++;
+		if (prop_named(dt, off, name, len))
+			return off;
+		off += 12 + ((dt_be32_(structs + off + 4) + 3u) & ~3u);
+	}
+	return 0;
+}
+
+/*
+ * The property of node i named name, through the property cache (a hit is
+ * verified: the property lies in node i's region and bears the name).
+ * Returns its structure offset, or 0; *hit tells whether the cache answered.
+ */
+static uint32_t lookup_prop(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, uint32_t i,
+			    const char *name, uint32_t len, bool *hit)
+{
+	const struct fc_dt *dt = lk->dt;
+	uint32_t key = as_key(fnv1a(FNV_OFFSET ^ (i * INDEX_MIX), name, len));
+	uint32_t poff;
+
+	*hit = false;
+	if (fc_cache_lookup(&lk->props, key, &poff)) {
+		if (poff > (uint32_t)dt->nodes[i].offset && poff < props_end(dt, i) &&
+		    prop_named(dt, poff, name, len)) {
+			*hit = true;
+			return poff;
+		}
+		st->collisions++;
+	}
+	poff = find_prop(dt, st, i, name, len);
+	if (poff)
+		fc_cache_fill(&lk->props, key, poff);
+	return poff;
+}
+
+/* A property's value and length; the walk checked that it fits. */
+static const uint8_t *prop_value(const struct fc_dt *dt, uint32_t poff, uint32_t *len)
+{
+	const uint8_t *p = structs_of(dt) + poff;
+
+	*len = dt_be32_(p + 4);
+	return p + 12;
+}
+
+/* ---- paths and aliases ---- */
+
+static uint32_t cached_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
+			    const char *path, uint32_t len, bool *hit);
+
+/*
+ * The table index of the node alias name[len] names, or NO_NODE. Its value
+ * must be a NUL-terminated absolute path, so resolving it never comes back
+ * here. *hit: both the property and the path came from the caches.
+ */
+static uint32_t resolve_alias(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
+			      const char *name, uint32_t len, bool *hit)
+{
+	uint32_t poff, vlen;
+	const char *value;
+	bool path_hit;
+
+	*hit = false;
+	if (lk->aliases == NO_NODE)
+		return NO_NODE;
+	poff = lookup_prop(lk, st, lk->aliases, name, len, hit);
+	if (!poff)
+		return NO_NODE;
+	value = (const char *)prop_value(lk->dt, poff, &vlen);
+	if (vlen < 2 || value[0] != '/' || value[vlen - 1])
+		return NO_NODE;
+	vlen = dt_str_len_(value, vlen);
+	poff = cached_path(lk, st, value, vlen, &path_hit);
+	*hit = *hit && path_hit;
+	return poff;
+}
+
+/* Is node i the first sibling that comp matches? */
+static bool first_match(const struct fc_dt *dt, uint32_t i, const char *comp, uint32_t len)
+{
+	for (uint32_t c = dt->nodes[i].parent + 1; c < i; c = dt->nodes[c].end)
+		if (name_matches(node_name(dt, c), comp, len))
+			return false;
+	return true;
+}
+
+/*
+ * Would fdt_path_offset(path) give node i? Components are checked from the
+ * last one up the parent chain: no search, except among earlier siblings
+ * when a component leaves out a unit address.
+ */
+static bool path_is(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, const char *path,
+		    uint32_t len, uint32_t i)
+{
+	const struct fc_dt *dt = lk->dt;
+	uint32_t end = len;
+
+	for (;;) {
+		uint32_t start, clen;
+		const char *name;
+		bool hit;
+
+		while (end && path[end - 1] == '/')
+			end--;
+		if (!end)
+			return path[0] == '/' && i == 0;
+		for (start = end; start && path[start - 1] != '/'; start--)
+			;
+		if (!start) /* the alias a relative path starts with */
+			return resolve_alias(lk, st, path, end, &hit) == i;
+		clen = end - start;
+		name = node_name(dt, i);
+		if (i == 0 || !name_matches(name, path + start, clen))
+			return false;
+		if (name[clen] == '@' && !first_match(dt, i, path + start, clen))
+			return false;
+		i = dt->nodes[i].parent;
+		end = start;
+	}
+}
+
+/* fdt_path_offset() over the node table: the table index, or NO_NODE. */
+static uint32_t resolve_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
+			     const char *path, uint32_t len)
+{
+	uint32_t i = 0;
+	uint32_t p = 0;
+	bool hit;
+
+	if (path[0] != '/') {
+		while (p < len && path[p] != '/')
+			p++;
+		i = resolve_alias(lk, st, path, p, &hit);
+	}
+	while (i != NO_NODE && p < len) {
+		uint32_t q;
+
+		while (p < len && path[p] == '/')
+			p++;
+		if (p == len)
+			break;
+		for (q = p; q < len && path[q] != '/'; q++)
+			;
+		i = find_child(lk->dt, st, i, path + p, q - p);
+		p = q;
+	}
+	return i;
+}
+
+/* A path through the path cache: the table index or NO_NODE; *hit as above. */
+static uint32_t cached_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
+			    const char *path, uint32_t len, bool *hit)
+{
+	uint32_t key = as_key(fnv1a(FNV_OFFSET, path, len));
+	uint32_t i;
+
+	*hit = false;
+	if (fc_cache_lookup(&lk->paths, key, &i)) {
+		if (path_is(lk, st, path, len, i)) {
+			*hit = true;
+			return i;
+		}
+		st->collisions++;
+	}
+	i = resolve_path(lk, st, path, len);
+	if (i != NO_NODE)
+		fc_cache_fill(&lk->paths, key, i);
+	return i;
+}
+
+/* Count one lookup's outcome; the node's offset or FC_ENOENT. */
+static int account(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, uint32_t i, bool hit)
+{
+	st->lookups++;
+	if (hit)
+		st->hits++;
+	else
+		st->misses++;
+	if (i == NO_NODE) {
+		st->not_found++;
+		return FC_ENOENT;
+	}
+	return lk->dt->nodes[i].offset;
+}
+
+int fc_dt_path_offset(struct fc_dt_lookups *lk, const char *path, uint32_t len)
+{
+	struct fc_dt_lookup_stats *st = &lk->stats[FC_DT_KIND_PATH];
+	bool hit;
+	uint32_t i;
+
+	if (!path || !len)
+		return FC_EINVAL;
+	i = cached_path(lk, st, path, len, &hit);
+	return account(lk, st, i, hit);
+}
+
+int fc_dt_alias_offset(struct fc_dt_lookups *lk, const char *name, uint32_t len)
+{
+	struct fc_dt_lookup_stats *st = &lk->stats[FC_DT_KIND_ALIAS];
+	bool hit;
+	uint32_t i;
+
+	if (!name || !len)
+		return FC_EINVAL;
+	i = resolve_alias(lk, st, name, len, &hit);
+	return account(lk, st, i, hit);
+}
+
+/* ---- parents and cells ---- */
+
+/* The table index of the non-root node at offset (NO_NODE), counted as a lookup. */
+static uint32_t child_index(struct fc_dt_lookups *lk, enum fc_dt_kind kind, int offset)
+{
+	uint32_t i = index_of(lk->dt, offset);
+
+	if (i == 0)
+		i = NO_NODE;
+	account(lk, &lk->stats[kind], i, i != NO_NODE);
+	return i;
+}
+
+int fc_dt_parent_offset(struct fc_dt_lookups *lk, int offset)
+{
+	uint32_t i = child_index(lk, FC_DT_KIND_PARENT, offset);
+
+	return i == NO_NODE ? FC_ENOENT : lk->dt->nodes[lk->dt->nodes[i].parent].offset;
+}
+
+int fc_dt_reg_cells(struct fc_dt_lookups *lk, int offset, uint32_t *address_cells,
+		    uint32_t *size_cells)
+{
+	uint32_t i = child_index(lk, FC_DT_KIND_REG_CELLS, offset);
+	const struct fc_dt_node *parent;
+
+	if (i == NO_NODE)
+		return FC_ENOENT;
+	parent = &lk->dt->nodes[lk->dt->nodes[i].parent];
+	if (parent->address_cells < 0 || parent->size_cells < 0)
+		return FC_EBADDTB;
+	*address_cells = (uint32_t)parent->address_cells;
+	*size_cells = (uint32_t)parent->size_cells;
+	return 0;
+}
+
+int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name)
+{
+	struct fc_dt_lookup_stats *st = &lk->stats[FC_DT_KIND_CELLS];
+	uint32_t i = index_of(lk->dt, offset);
+	uint32_t poff = 0;
+	uint32_t vlen, v;
+	const uint8_t *value;
+	bool hit = false;
+
+	if (!name)
+		return FC_EINVAL;
+	if (i != NO_NODE)
+		poff = lookup_prop(lk, st, i, name, dt_str_len_(name, UINT32_MAX), &hit);
+	if (account(lk, st, poff ? i : NO_NODE, hit) < 0)
+		return FC_ENOENT;
+	value = prop_value(lk->dt, poff, &vlen);
+	if (vlen != 4 || (v = dt_be32_(value)) > INT32_MAX)
+		return FC_EBADDTB;
+	return (int)v;
+}

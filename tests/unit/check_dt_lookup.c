@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Path, alias, parent and #cells lookups checked against libfdt on every
+ * committed DTB, with no caches, one-slot caches and large ones; hash
+ * collisions forced on purpose; missing paths and unit-address rules.
+ */
+#include "check_util.h"
+
+#include <glib.h>
+#include <libfdt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fdtcache/dt.h"
+
+/* Built DTBs live in the build tree, the kernel's in the source tree. */
+static void *load_dtb(const char *name, gboolean built)
+{
+	const char *top = g_getenv(built ? "top_builddir" : "top_srcdir");
+	char *path = g_build_filename(top ? top : ".", "fixtures", "dt", name, NULL);
+	gchar *data = NULL;
+	gsize len = 0;
+
+	ck_assert_msg(g_file_get_contents(path, &data, &len, NULL), "cannot read %s", path);
+	ck_assert_msg(fdt_check_full(data, len) == 0, "%s is not a valid DTB", path);
+	g_free(path);
+	return data;
+}
+
+struct tree {
+	void *fdt;
+	struct fc_dt dt;
+	struct fc_dt_node *nodes;
+	struct fc_dt_lookups lk;
+	struct fc_cache_slot path_slots[1024];
+	struct fc_cache_slot prop_slots[1024];
+};
+
+static void tree_open(struct tree *t, void *fdt, uint32_t npath, uint32_t nprops)
+{
+	int n = fc_dt_count_nodes(fdt);
+
+	ck_assert_int_gt(n, 0);
+	t->fdt = fdt;
+	t->nodes = g_new0(struct fc_dt_node, n);
+	ck_assert_int_eq(fc_dt_init(&t->dt, fdt, t->nodes, (uint32_t)n), n);
+	ck_assert_int_eq(fc_dt_lookups_init(&t->lk, &t->dt, t->path_slots, npath, t->prop_slots,
+					    nprops), 0);
+}
+
+static void tree_close(struct tree *t)
+{
+	g_free(t->nodes);
+}
+
+/* libfdt's answer as ours would say it. */
+static int libfdt_path(const void *fdt, const char *path)
+{
+	int off = fdt_path_offset(fdt, path);
+
+	return off >= 0 ? off : FC_ENOENT;
+}
+
+static int path_of(struct tree *t, const char *path)
+{
+	return fc_dt_path_offset(&t->lk, path, (uint32_t)strlen(path));
+}
+
+/* path with every unit address left out ("/soc/serial@10" -> "/soc/serial"). */
+static char *strip_units(const char *path)
+{
+	GString *s = g_string_new(NULL);
+
+	for (const char *p = path; *p; p++) {
+		if (*p == '@')
+			while (p[1] && p[1] != '/')
+				p++;
+		else
+			g_string_append_c(s, *p);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static void check_node_paths(struct tree *t, int off)
+{
+	char path[1024], *bare, *odd;
+
+	ck_assert_int_eq(fdt_get_path(t->fdt, off, path, sizeof(path)), 0);
+	/* twice: the second answer comes from the cache when it has slots */
+	ck_assert_int_eq(path_of(t, path), off);
+	ck_assert_int_eq(path_of(t, path), off);
+	bare = strip_units(path);
+	ck_assert_int_eq(path_of(t, bare), libfdt_path(t->fdt, bare));
+	ck_assert_int_eq(path_of(t, bare), libfdt_path(t->fdt, bare));
+	odd = g_strdup_printf("/%s/", path);
+	ck_assert_int_eq(path_of(t, odd), libfdt_path(t->fdt, odd));
+	g_free(odd);
+	odd = g_strdup_printf("%s/no-such-node", path[1] ? path : "");
+	ck_assert_int_eq(path_of(t, odd), FC_ENOENT);
+	ck_assert_int_eq(libfdt_path(t->fdt, odd), FC_ENOENT);
+	g_free(odd);
+	g_free(bare);
+}
+
+static void check_node_cells(struct tree *t, int off)
+{
+	int poff, len, parent = fdt_parent_offset(t->fdt, off);
+	uint32_t ac = 99, sc = 99;
+
+	ck_assert_int_eq(fc_dt_parent_offset(&t->lk, off), parent >= 0 ? parent : FC_ENOENT);
+	if (parent >= 0) {
+		int lac = fdt_address_cells(t->fdt, parent), lsc = fdt_size_cells(t->fdt, parent);
+		int rc = fc_dt_reg_cells(&t->lk, off, &ac, &sc);
+
+		if (lac < 0 || lsc < 0) {
+			ck_assert_int_eq(rc, FC_EBADDTB);
+		} else {
+			ck_assert_int_eq(rc, 0);
+			ck_assert_uint_eq(ac, (uint32_t)lac);
+			ck_assert_uint_eq(sc, (uint32_t)lsc);
+		}
+	} else {
+		ck_assert_int_eq(fc_dt_reg_cells(&t->lk, off, &ac, &sc), FC_ENOENT);
+	}
+	fdt_for_each_property_offset(poff, t->fdt, off) {
+		const char *name;
+		const fdt32_t *v = fdt_getprop_by_offset(t->fdt, poff, &name, &len);
+
+		if (name[0] != '#')
+			continue;
+		/* the first property of that name is the one libfdt reads */
+		v = fdt_getprop(t->fdt, off, name, &len);
+		if (len == 4 && fdt32_to_cpu(*v) <= INT32_MAX)
+			ck_assert_int_eq(fc_dt_cells(&t->lk, off, name), (int)fdt32_to_cpu(*v));
+		else
+			ck_assert_int_eq(fc_dt_cells(&t->lk, off, name), FC_EBADDTB);
+	}
+	ck_assert_int_eq(fc_dt_cells(&t->lk, off, "#no-such-cells"), FC_ENOENT);
+}
+
+/* Every alias, alias/child and a missing alias; returns the aliases seen. */
+static int check_aliases(struct tree *t)
+{
+	int aliases = fdt_path_offset(t->fdt, "/aliases");
+	int poff, count = 0;
+
+	if (aliases < 0) {
+		ck_assert_int_eq(fc_dt_alias_offset(&t->lk, "serial0", 7), FC_ENOENT);
+		return 0;
+	}
+	fdt_for_each_property_offset(poff, t->fdt, aliases) {
+		const char *name;
+		int len, target, child;
+
+		fdt_getprop_by_offset(t->fdt, poff, &name, &len);
+		target = libfdt_path(t->fdt, name);
+		ck_assert_int_eq(fc_dt_alias_offset(&t->lk, name, (uint32_t)strlen(name)), target);
+		ck_assert_int_eq(path_of(t, name), target);
+		ck_assert_int_eq(path_of(t, name), target);
+		count++;
+		child = target >= 0 ? fdt_first_subnode(t->fdt, target) : -1;
+		if (child >= 0) {
+			char *sub = g_strdup_printf("%s/%s", name, fdt_get_name(t->fdt, child, NULL));
+
+			ck_assert_int_eq(path_of(t, sub), libfdt_path(t->fdt, sub));
+			ck_assert_int_eq(path_of(t, sub), child);
+			g_free(sub);
+		}
+	}
+	ck_assert_int_eq(fc_dt_alias_offset(&t->lk, "no-such-alias", 13), FC_ENOENT);
+	ck_assert_int_eq(path_of(t, "no-such-alias/x"), FC_ENOENT);
+	return count;
+}
+
+static const struct {
+	const char *name;
+	gboolean built;
+} dtbs[] = {
+	{ "small-board.dtb", TRUE },
+	{ "board-500.dtb", TRUE },
+	{ "soc-900.dtb", TRUE },
+	{ "kernel/rk3399-rock960.dtb", FALSE },
+};
+
+/* Cache sizes: none, one slot each (constant eviction), and large. */
+static const uint32_t cache_sizes[] = { 0, 1, 1024 };
+
+START_TEST(every_dtb_matches_libfdt)
+{
+	void *fdt = load_dtb(dtbs[_i / 3].name, dtbs[_i / 3].built);
+	struct tree *t = g_new0(struct tree, 1);
+	uint32_t slots = cache_sizes[_i % 3];
+	const struct fc_dt_lookup_stats *st = t->lk.stats;
+	uint32_t hits;
+	int off;
+
+	tree_open(t, fdt, slots, slots);
+	for (off = 0; off >= 0; off = fdt_next_node(fdt, off, NULL)) {
+		check_node_paths(t, off);
+		check_node_cells(t, off);
+	}
+	check_aliases(t);
+	ck_assert_int_eq(path_of(t, "/"), 0);
+	ck_assert_int_eq(path_of(t, "//"), 0);
+	ck_assert_int_eq(fc_dt_path_offset(&t->lk, "/", 0), FC_EINVAL);
+	for (int k = 0; k < FC_DT_KINDS; k++)
+		ck_assert_uint_eq(st[k].lookups, st[k].hits + st[k].misses);
+	if (slots == 0)
+		ck_assert_uint_eq(st[FC_DT_KIND_PATH].hits, 0);
+	ck_assert_uint_eq(st[FC_DT_KIND_PARENT].lookups, t->dt.nnodes);
+	/*
+	 * Fresh caches, every node's path twice over: the second pass hits
+	 * wherever no other path shares the slot (about e^(-N/slots) of N).
+	 */
+	ck_assert_int_eq(fc_dt_lookups_init(&t->lk, &t->dt, t->path_slots, slots, t->prop_slots,
+					    slots), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		hits = st[FC_DT_KIND_PATH].hits;
+		for (off = 0; off >= 0; off = fdt_next_node(fdt, off, NULL)) {
+			char path[1024];
+
+			ck_assert_int_eq(fdt_get_path(fdt, off, path, sizeof(path)), 0);
+			ck_assert_int_eq(path_of(t, path), off);
+		}
+	}
+	if (slots == 1024)
+		ck_assert_uint_ge(st[FC_DT_KIND_PATH].hits - hits, t->dt.nnodes / 4);
+	else
+		ck_assert_uint_le(st[FC_DT_KIND_PATH].hits - hits, slots);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+START_TEST(kernel_dtb_has_aliases)
+{
+	void *fdt = load_dtb("kernel/rk3399-rock960.dtb", FALSE);
+	struct tree *t = g_new0(struct tree, 1);
+
+	tree_open(t, fdt, 64, 64);
+	ck_assert_int_gt(check_aliases(t), 5);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+/* A root with children named names[0..n), and /aliases from alias pairs. */
+static void *build_flat(const char *const *names, int n, const char *const *aliases, int na)
+{
+	size_t size = 4096;
+	void *fdt = g_malloc0(size);
+
+	ck_assert_int_eq(fdt_create(fdt, (int)size), 0);
+	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
+	ck_assert_int_eq(fdt_begin_node(fdt, ""), 0);
+	ck_assert_int_eq(fdt_property_u32(fdt, "#address-cells", 1), 0);
+	if (na) {
+		ck_assert_int_eq(fdt_begin_node(fdt, "aliases"), 0);
+		for (int i = 0; i < na; i++)
+			ck_assert_int_eq(fdt_property_string(fdt, aliases[2 * i], aliases[2 * i + 1]),
+					 0);
+		ck_assert_int_eq(fdt_end_node(fdt), 0);
+	}
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(fdt_begin_node(fdt, names[i]), 0);
+		ck_assert_int_eq(fdt_property_u32(fdt, "#clock-cells", (uint32_t)i), 0);
+		ck_assert_int_eq(fdt_end_node(fdt), 0);
+	}
+	ck_assert_int_eq(fdt_end_node(fdt), 0);
+	ck_assert_int_eq(fdt_finish(fdt), 0);
+	ck_assert_int_eq(fdt_check_full(fdt, size), 0);
+	return fdt;
+}
+
+START_TEST(unit_addresses_first_sibling)
+{
+	static const char *const names[] = { "serial@2", "serial@1", "serialx", "serial" };
+	static const char *const aliases[] = { "serial0", "/serial@1", "bad", "serial@1",
+					       "loop", "loop" };
+	void *fdt = build_flat(names, 4, aliases, 3);
+	struct tree *t = g_new0(struct tree, 1);
+	const char *paths[] = { "/serial@1", "/serial", "/serial@2", "/serialx", "/seria",
+				"/serial@", "serial0", "bad", "loop", "loop/x", "/aliases" };
+
+	/* one slot: every path evicts the last, and each answer is still right */
+	tree_open(t, fdt, 1, 1);
+	for (int round = 0; round < 3; round++)
+		for (size_t i = 0; i < G_N_ELEMENTS(paths); i++)
+			ck_assert_int_eq(path_of(t, paths[i]),
+					 strcmp(paths[i], "bad") && strncmp(paths[i], "loop", 4)
+						 ? libfdt_path(fdt, paths[i])
+						 : FC_ENOENT);
+	/* "serial" (no unit) is the first sibling it matches: serial@2 */
+	ck_assert_int_eq(path_of(t, "/serial"), fdt_path_offset(fdt, "/serial@2"));
+	ck_assert_int_eq(fc_dt_cells(&t->lk, path_of(t, "/serial@1"), "#clock-cells"), 1);
+	ck_assert_int_eq(fc_dt_cells(&t->lk, path_of(t, "/serial"), "#clock-cells"), 0);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+/* Two node names whose paths have the same 32-bit key: a birthday search. */
+static void find_colliding_paths(char *a, char *b, size_t len)
+{
+	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	char path[32];
+
+	for (guint u = 0;; u++) {
+		uint32_t h = 2166136261u;
+		gpointer prev;
+
+		snprintf(path, sizeof(path), "/n%u", u);
+		for (const char *p = path; *p; p++)
+			h = (h ^ (uint8_t)*p) * 16777619u;
+		if (g_hash_table_lookup_extended(seen, GUINT_TO_POINTER(h), NULL, &prev)) {
+			snprintf(a, len, "n%u", GPOINTER_TO_UINT(prev));
+			snprintf(b, len, "n%u", u);
+			break;
+		}
+		g_hash_table_insert(seen, GUINT_TO_POINTER(h), GUINT_TO_POINTER(u));
+	}
+	g_hash_table_destroy(seen);
+}
+
+START_TEST(hash_collision_is_verified)
+{
+	char a[16], b[16];
+	const char *names[2] = { a, b };
+	void *fdt;
+	struct tree *t = g_new0(struct tree, 1);
+	char pa[20], pb[20];
+
+	find_colliding_paths(a, b, sizeof(a));
+	fdt = build_flat(names, 2, NULL, 0);
+	snprintf(pa, sizeof(pa), "/%s", a);
+	snprintf(pb, sizeof(pb), "/%s", b);
+	tree_open(t, fdt, 1024, 1024);
+	ck_assert_int_eq(path_of(t, pa), fdt_path_offset(fdt, pa));
+	/* same key as pa: the cached node fails verification, pb is resolved */
+	ck_assert_int_eq(path_of(t, pb), fdt_path_offset(fdt, pb));
+	ck_assert_uint_eq(t->lk.stats[FC_DT_KIND_PATH].collisions, 1);
+	ck_assert_int_eq(path_of(t, pa), fdt_path_offset(fdt, pa));
+	ck_assert_uint_eq(t->lk.stats[FC_DT_KIND_PATH].collisions, 2);
+	ck_assert_uint_eq(t->lk.stats[FC_DT_KIND_PATH].hits, 0);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+START_TEST(table_links_and_cells)
+{
+	void *fdt = load_dtb("kernel/rk3399-rock960.dtb", FALSE);
+	struct tree *t = g_new0(struct tree, 1);
+
+	tree_open(t, fdt, 0, 0);
+	for (uint32_t i = 0; i < t->dt.nnodes; i++) {
+		const struct fc_dt_node *n = &t->dt.nodes[i];
+		int ac = fdt_address_cells(fdt, n->offset), sc = fdt_size_cells(fdt, n->offset);
+
+		ck_assert_int_eq(n->address_cells, ac < 0 ? -1 : ac);
+		ck_assert_int_eq(n->size_cells, sc < 0 ? -1 : sc);
+		ck_assert_uint_eq(n->phandle, fdt_get_phandle(fdt, n->offset) == UINT32_MAX
+						      ? 0
+						      : fdt_get_phandle(fdt, n->offset));
+		ck_assert_uint_gt(n->end, i);
+		if (i)
+			ck_assert_int_eq(t->dt.nodes[fc_dt_node_parent(&t->dt, i)].offset,
+					 fdt_parent_offset(fdt, n->offset));
+	}
+	ck_assert_uint_eq(t->dt.nodes[0].end, t->dt.nnodes);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+static Suite *dt_lookup_suite(void)
+{
+	Suite *s = suite_create("dt_lookup");
+	TCase *tc = tcase_create("libfdt");
+
+	tcase_add_loop_test(tc, every_dtb_matches_libfdt, 0, (int)(G_N_ELEMENTS(dtbs) * 3));
+	tcase_add_test(tc, kernel_dtb_has_aliases);
+	tcase_add_test(tc, unit_addresses_first_sibling);
+	tcase_add_test(tc, hash_collision_is_verified);
+	tcase_add_test(tc, table_links_and_cells);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fc_check_run(dt_lookup_suite());
+}
