@@ -9,6 +9,7 @@
  */
 #include <glib.h>
 #include <json-glib/json-glib.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,9 @@
 #include "fdtcache/nvs.h"
 #include "fdtcache/settings.h"
 
+#include "common/escape.h"
+#include "common/input.h"
+#include "common/json.h"
 #include "common/nvs_geometry.h"
 
 #define MAX_IDS 0x10000u
@@ -67,17 +71,16 @@ struct salvage_rec {
 };
 
 struct options {
-	gint sector_size, sectors, write_block;
-	gint64 offset;
+	guint32 sector_size, sectors, write_block, offset;
+	gchar *sector_size_s, *sectors_s, *write_block_s, *offset_s;
 	gchar *erase_value, *data_crc, *format, *history;
 	gboolean summary, live, ates, settings, check, salvage;
 };
 
 struct inspect {
 	struct options opt;
-	const char *path;
-	GMappedFile *map;     /* the dump, read-only */
-	GMappedFile *map_rw;  /* the dump again, private copy-on-write: the mount's copy */
+	const char *path;     /* as given */
+	struct tool_input input; /* the dump, never written; input.name for messages */
 	const uint8_t *file;
 	gsize file_len;
 	struct nvs_geometry_report geo;
@@ -231,13 +234,13 @@ static int load_geometry(struct inspect *in)
 	struct nvs_geometry_hint hint = { 0, 0, 0, 0, -1 };
 	char why[256];
 
-	hint.offset = (uint32_t)in->opt.offset;
-	hint.sector_size = (uint32_t)in->opt.sector_size;
-	hint.sector_count = (uint32_t)in->opt.sectors;
-	hint.write_block = (uint32_t)in->opt.write_block;
+	hint.offset = in->opt.offset;
+	hint.sector_size = in->opt.sector_size;
+	hint.sector_count = in->opt.sectors;
+	hint.write_block = in->opt.write_block;
 	parse_erase_value(in, &hint.erase_value);
 	if (nvs_geometry_detect(in->file, in->file_len, &hint, &in->geo, why, sizeof(why)) < 0) {
-		g_printerr("nvs-inspect: %s: cannot tell the geometry: %s\n", in->path, why);
+		g_printerr("nvs-inspect: %s: cannot tell the geometry: %s\n", in->input.name, why);
 		return -1;
 	}
 	if (hint.sector_size || hint.write_block)
@@ -250,11 +253,19 @@ static int build_partition(struct inspect *in)
 {
 	const struct nvs_geometry *g = &in->geo.geo;
 	size_t have = in->file_len - g->offset;
+	GError *err = NULL;
 
 	in->part_len = (size_t)g->sector_count * g->sector_size;
 	if (have >= in->part_len) {
 		in->part = in->file + g->offset;
-		in->copy = (uint8_t *)g_mapped_file_get_contents(in->map_rw) + g->offset;
+		/* the mount's copy: a private copy-on-write mapping of a file */
+		in->copy = tool_input_private_copy(&in->input, &err);
+		if (!in->copy) {
+			g_printerr("nvs-inspect: %s\n", err->message);
+			g_error_free(err);
+			return -1;
+		}
+		in->copy += g->offset;
 	} else {
 		in->padded = g_malloc(2 * in->part_len);
 		memcpy(in->padded, in->file + g->offset, have);
@@ -269,7 +280,7 @@ static int build_partition(struct inspect *in)
 	in->fgeo.erase_value = g->erase_value;
 	if (fc_rom_flash_init(&in->rom, &in->fgeo, in->part) < 0) {
 		g_printerr("nvs-inspect: %s: geometry %u x %u bytes, write block %u is not usable\n",
-			   in->path, g->sector_count, g->sector_size, g->write_block);
+			   in->input.name, g->sector_count, g->sector_size, g->write_block);
 		return -1;
 	}
 	in->nslots = 2 * MAX_IDS;
@@ -1190,7 +1201,7 @@ static void table_geometry(const struct inspect *in)
 	const struct nvs_geometry_report *r = &in->geo;
 	GString *wb = g_string_new(NULL);
 
-	printf("image: %s (%" G_GSIZE_FORMAT " bytes)\n", in->path, in->file_len);
+	printf("image: %s (%" G_GSIZE_FORMAT " bytes)\n", in->input.name, in->file_len);
 	printf("geometry: offset %u, %u sectors of %u bytes, write block %u (ATE slot %u), "
 	       "erase value 0x%02x\n",
 	       r->geo.offset, r->geo.sector_count, r->geo.sector_size, r->geo.write_block,
@@ -1351,9 +1362,10 @@ static void table_settings(const struct inspect *in)
 	table_heading(in, "settings (name = value; \"text\" or hex)");
 	for (i = 0; i < in->settings->len; i++) {
 		const struct setting *s = &g_array_index(in->settings, struct setting, i);
-		char *v = value_text(s->value);
+		char *v = value_text(s->value), *name = tool_esc_text(s->name, -1, 0);
 
-		printf("%s = %s\n", s->name, v);
+		printf("%s = %s\n", name, v);
+		g_free(name);
 		g_free(v);
 	}
 	for (i = 0; i < in->verdicts->len; i++) {
@@ -1403,18 +1415,14 @@ static void table_check(const struct inspect *in)
 			printf("image offset 0x%lx: ", v->offset);
 		printf("%s\n", v->message);
 	}
-	printf("%s: %d errors, %d warnings\n", in->path, in->errors, in->warnings);
+	printf("%s: %d errors, %d warnings\n", in->input.name, in->errors, in->warnings);
 }
 
 /* ---- JSON (schema in README.md, "nvs-inspect JSON") ---- */
 
 static void json_str(JsonBuilder *b, const char *key, const char *v)
 {
-	json_builder_set_member_name(b, key);
-	if (v)
-		json_builder_add_string_value(b, v);
-	else
-		json_builder_add_null_value(b);
+	tool_json_str(b, key, v);
 }
 
 static void json_int(JsonBuilder *b, const char *key, gint64 v)
@@ -1734,6 +1742,29 @@ static int parse_id(const char *s)
 	return (int)v;
 }
 
+/* A size, count or offset option: decimal or 0x hex, 0..0xffffffff. */
+static gboolean parse_u32(const char *opt, const char *s, guint32 *v, char **why)
+{
+	guint64 n;
+	char *end, *shown;
+
+	if (!s)
+		return TRUE;
+	shown = tool_esc_name(s);
+	errno = 0;
+	n = g_ascii_strtoull(s, &end, 0);
+	if (*s == '-')
+		*why = g_strdup_printf("%s %s: must not be negative", opt, shown);
+	else if (!g_ascii_isdigit(*s) || *end)
+		*why = g_strdup_printf("%s %s: not a number (decimal, or hex with 0x)", opt, shown);
+	else if (errno == ERANGE || n > G_MAXUINT32)
+		*why = g_strdup_printf("%s %s: larger than the largest 32-bit value, %u", opt,
+				       shown, G_MAXUINT32);
+	g_free(shown);
+	*v = (guint32)n;
+	return *why == NULL;
+}
+
 static int usage_error(GOptionContext *ctx, const char *msg)
 {
 	char *help = g_option_context_get_help(ctx, TRUE, NULL);
@@ -1748,10 +1779,10 @@ static int parse_options(struct inspect *in, int *argc, char ***argv, int *histo
 	struct options *o = &in->opt;
 	gboolean version = FALSE;
 	GOptionEntry entries[] = {
-		{ "sector-size", 0, 0, G_OPTION_ARG_INT, &o->sector_size, "Sector size in bytes (default: detect)", "BYTES" },
-		{ "sectors", 0, 0, G_OPTION_ARG_INT, &o->sectors, "Number of sectors (default: detect)", "N" },
-		{ "write-block", 0, 0, G_OPTION_ARG_INT, &o->write_block, "Write block size in bytes (default: detect)", "BYTES" },
-		{ "offset", 0, 0, G_OPTION_ARG_INT64, &o->offset, "Partition start in the image (default 0)", "BYTES" },
+		{ "sector-size", 0, 0, G_OPTION_ARG_STRING, &o->sector_size_s, "Sector size in bytes (default: detect)", "BYTES" },
+		{ "sectors", 0, 0, G_OPTION_ARG_STRING, &o->sectors_s, "Number of sectors (default: detect)", "N" },
+		{ "write-block", 0, 0, G_OPTION_ARG_STRING, &o->write_block_s, "Write block size in bytes (default: detect)", "BYTES" },
+		{ "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset_s, "Partition start in the image (default 0)", "BYTES" },
 		{ "erase-value", 0, 0, G_OPTION_ARG_STRING, &o->erase_value, "Erased byte value (default: detected, 0xff or 0x00)", "BYTE" },
 		{ "summary", 0, 0, G_OPTION_ARG_NONE, &o->summary, "Geometry, sector map, write position, free space, what a mount does", NULL },
 		{ "live", 0, 0, G_OPTION_ARG_NONE, &o->live, "Entries a mount reads back: id=0x%04x len=N data=HEX", NULL },
@@ -1767,6 +1798,7 @@ static int parse_options(struct inspect *in, int *argc, char ***argv, int *histo
 	};
 	GOptionContext *ctx = g_option_context_new("IMAGE");
 	GError *err = NULL;
+	char *bad = NULL;
 	int ev, rc = 0;
 
 	g_option_context_set_summary(ctx, "Read a Zephyr NVS / settings flash dump (never writes it).");
@@ -1788,10 +1820,13 @@ static int parse_options(struct inspect *in, int *argc, char ***argv, int *histo
 		rc = usage_error(ctx, "--history needs an id 0..0xfffe");
 	} else if (!parse_erase_value(in, &ev)) {
 		rc = usage_error(ctx, "--erase-value must be a byte (0..0xff)");
-	} else if (o->sector_size < 0 || o->sectors < 0 || o->write_block < 0 || o->offset < 0 ||
-		   o->offset > G_MAXUINT32) {
-		rc = usage_error(ctx, "sizes, counts and offsets must not be negative");
+	} else if (!parse_u32("--sector-size", o->sector_size_s, &o->sector_size, &bad) ||
+		   !parse_u32("--sectors", o->sectors_s, &o->sectors, &bad) ||
+		   !parse_u32("--write-block", o->write_block_s, &o->write_block, &bad) ||
+		   !parse_u32("--offset", o->offset_s, &o->offset, &bad)) {
+		rc = usage_error(ctx, bad);
 	}
+	g_free(bad);
 	g_option_context_free(ctx);
 	if (rc == 0 && view_count(o) == 0)
 		o->summary = o->live = TRUE;
@@ -1825,10 +1860,11 @@ static void free_inspect(struct inspect *in)
 	g_free(in->index);
 	g_free(in->touched);
 	g_free(in->padded);
-	if (in->map)
-		g_mapped_file_unref(in->map);
-	if (in->map_rw)
-		g_mapped_file_unref(in->map_rw);
+	tool_input_free(&in->input);
+	g_free(in->opt.sector_size_s);
+	g_free(in->opt.sectors_s);
+	g_free(in->opt.write_block_s);
+	g_free(in->opt.offset_s);
 	g_free(in->opt.erase_value);
 	g_free(in->opt.data_crc);
 	g_free(in->opt.format);
@@ -1842,23 +1878,19 @@ static int inspect(struct inspect *in, int history_id)
 	bool json;
 	GThread *mount;
 
-	/* Mapped, never read into a buffer: the private writable mapping is
-	 * the mount's copy, and its writes never reach the file. */
-	in->map = g_mapped_file_new(in->path, FALSE, &err);
-	if (in->map)
-		in->map_rw = g_mapped_file_new(in->path, TRUE, &err);
-	if (!in->map_rw) {
+	/* A file is mapped, never read into a buffer; a pipe is read into memory. */
+	if (!tool_input_load(&in->input, in->path, &err)) {
 		g_printerr("nvs-inspect: %s\n", err->message);
 		g_error_free(err);
 		return 1;
 	}
-	in->file = (const uint8_t *)g_mapped_file_get_contents(in->map);
-	in->file_len = g_mapped_file_get_length(in->map);
-	populate(in->file, in->file_len);
+	in->file = in->input.data;
+	in->file_len = in->input.len;
 	if (in->file_len == 0) {
-		g_printerr("nvs-inspect: %s: the file is empty\n", in->path);
+		g_printerr("nvs-inspect: %s: the file is empty\n", in->input.name);
 		return 1;
 	}
+	populate(in->file, in->file_len);
 	if (load_geometry(in) < 0 || build_partition(in) < 0)
 		return 1;
 	json = o->format && !strcmp(o->format, "json");

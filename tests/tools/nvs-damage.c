@@ -7,6 +7,8 @@
  *   nvs-damage copy IN OUT [LEN]        the first LEN bytes of IN (all without LEN)
  *   nvs-damage json FILE KEY...         FILE parses as a JSON object holding every KEY
  *   nvs-damage ate FILE AT ID OFF LEN   write a valid ATE {ID, OFF, LEN} (crc8 included) at AT
+ *   nvs-damage setting FILE SECTOR_SIZE WRITE_BLOCK NAME VALUE
+ *                                       save setting NAME (any bytes) = VALUE with the engine
  */
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -15,6 +17,9 @@
 
 #include "fdtcache/crc.h"
 #include "fdtcache/fc_env.h"
+#include "fdtcache/flash.h"
+#include "fdtcache/nvs.h"
+#include "fdtcache/settings.h"
 
 static unsigned long num(const char *s)
 {
@@ -111,6 +116,48 @@ static void write_ate(const char *path, unsigned long at, unsigned long id, unsi
 	close_or_die(f, path);
 }
 
+/* Mount the image in memory, save one setting, write the image back. */
+static void save_setting(const char *path, unsigned long ss, unsigned long wb, const char *name,
+			 const char *value)
+{
+	gchar *mem;
+	gsize len;
+	struct fc_flash_geometry geo;
+	struct fc_ram_flash ram;
+	struct fc_nvs fs;
+	struct fc_nvs_config cfg;
+	struct fc_settings st;
+	struct fc_settings_config scfg = { &fs, FC_SETTINGS_CACHE_ZEPHYR_NONE, NULL, 0 };
+	int rc;
+
+	if (!g_file_get_contents(path, &mem, &len, NULL) || len % ss || len / ss < 2) {
+		fprintf(stderr, "nvs-damage: %s: unreadable or not whole sectors of %lu\n", path, ss);
+		exit(1);
+	}
+	memset(&geo, 0, sizeof(geo));
+	geo.size = (uint32_t)len;
+	geo.erase_size = (uint32_t)ss;
+	geo.write_size = (uint32_t)wb;
+	geo.erase_value = 0xff;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.flash = &ram.dev;
+	cfg.sector_size = (uint32_t)ss;
+	cfg.sector_count = (uint16_t)(len / ss);
+	cfg.lookup = FC_NVS_LOOKUP_ZEPHYR;
+	if ((rc = fc_ram_flash_init(&ram, &geo, mem)) < 0 || (rc = fc_nvs_mount(&fs, &cfg)) < 0 ||
+	    (rc = fc_settings_init(&st, &scfg)) < 0 ||
+	    (rc = fc_settings_save(&st, name, value, strlen(value))) < 0) {
+		fprintf(stderr, "nvs-damage: %s: saving the setting fails: %s\n", path,
+			fc_strerror(rc));
+		exit(1);
+	}
+	if (!g_file_set_contents(path, mem, (gssize)len, NULL)) {
+		fprintf(stderr, "nvs-damage: %s: cannot write\n", path);
+		exit(1);
+	}
+	g_free(mem);
+}
+
 static int json_has_keys(const char *path, char **keys, int n)
 {
 	JsonParser *p = json_parser_new();
@@ -151,10 +198,12 @@ int main(int argc, char **argv)
 		flip(argv[2], num(argv[3]), num(argv[4]));
 	else if (argc == 7 && !strcmp(argv[1], "ate"))
 		write_ate(argv[2], num(argv[3]), num(argv[4]), num(argv[5]), num(argv[6]));
+	else if (argc == 7 && !strcmp(argv[1], "setting"))
+		save_setting(argv[2], num(argv[3]), num(argv[4]), argv[5], argv[6]);
 	else if ((argc == 4 || argc == 5) && !strcmp(argv[1], "copy"))
 		copy(argv[2], argv[3], argc == 5 ? num(argv[4]) : (unsigned long)-1);
 	else {
-		fprintf(stderr, "usage: nvs-damage fill|random|flip|copy|json|ate ...\n");
+		fprintf(stderr, "usage: nvs-damage fill|random|flip|copy|json|ate|setting ...\n");
 		return 2;
 	}
 	return 0;

@@ -1,5 +1,5 @@
-# Sourced by the nvs-inspect tool tests: sanitizer exit codes and the path
-# of the tool under test.
+# Sourced by the nvs-inspect tool tests: sanitizer exit codes, the path
+# of the tool under test, the fixtures, a temporary folder and bad().
 # under the sanitizers a report must not pass for the tool's exit status 1
 ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=99}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=99}
@@ -14,3 +14,9 @@ if [ -x "$top_builddir/tools/.libs/nvs-inspect" ]; then
 	LD_LIBRARY_PATH=$top_builddir/libcore/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
 fi
+damage=$top_builddir/tests/tools/nvs-damage
+vec=$top_srcdir/fixtures/nvs/zephyr
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }

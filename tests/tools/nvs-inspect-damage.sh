@@ -6,13 +6,6 @@
 # offset, and the dump is never modified.
 set -u
 . "${top_srcdir:-.}/tests/tools/nvs-inspect-common.sh"
-damage=$top_builddir/tests/tools/nvs-damage
-vec=$top_srcdir/fixtures/nvs/zephyr
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-bad() { echo "FAIL: $*"; fail=1; }
 
 # run WANT_EXIT IMAGE ARGS...: every view at once, under a timeout; the
 # output is in $tmp/out, and the image must come out unchanged.

@@ -7,14 +7,8 @@
 # no power cut damaged; the dump is never modified.
 set -u
 . "${top_srcdir:-.}/tests/tools/nvs-inspect-common.sh"
-vec=$top_srcdir/fixtures/nvs/zephyr
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 n=0
 settings=0
-
-bad() { echo "FAIL: $*"; fail=1; }
 
 for bin in "$vec"/*.bin; do
 	name=$(basename "$bin" .bin)

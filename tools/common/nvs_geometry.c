@@ -20,6 +20,7 @@
 #define MIN_SECTOR 256u
 #define MAX_SECTOR 65536u
 #define MAX_SECTORS 65535u
+#define MIN_SLOTS 6u     /* ATE slots a sector needs (fc_nvs_mount refuses fewer) */
 #define REGIONS 8u       /* 64 KiB regions of a large image that are scored */
 #define BAD_RUN_STOP 4u  /* consecutive unreadable slots that end a stack */
 #define WB_MAX_SHIFT 3u  /* write blocks 1..8 share the 8-byte ATE slot */
@@ -370,6 +371,17 @@ static void say(char *why, size_t why_len, const char *msg, uint32_t a, uint32_t
 		snprintf(why, why_len, msg, a, b);
 }
 
+static void say_sizes(char *why, size_t why_len, uint32_t count, uint32_t ss, size_t need,
+		      size_t avail, uint32_t offset)
+{
+	if (why && why_len)
+		snprintf(why, why_len,
+			 "%u sectors of %u bytes need %zu bytes, but the image holds only %zu "
+			 "bytes after offset %u (a truncated dump is read when it holds at least "
+			 "half the partition); check --sectors and --sector-size",
+			 count, ss, need, avail, offset);
+}
+
 /* Try every sector size (and slot size) the hint leaves open. */
 static int search_layouts(const uint8_t *part, size_t avail, const struct nvs_geometry_hint *h,
 			  uint8_t ev, bool allow_trailing, struct nvs_geometry_report *rep)
@@ -388,6 +400,8 @@ static int search_layouts(const uint8_t *part, size_t avail, const struct nvs_ge
 			continue;
 		for (as = 8; as <= 32; as <<= 1) {
 			if (h->write_block && as != nvs_ate_size(h->write_block))
+				continue;
+			if (ss < MIN_SLOTS * as || ss % as)
 				continue;
 			memset(&lay, 0, sizeof(lay));
 			lay.sector_size = ss;
@@ -466,12 +480,24 @@ static int judge_layout(int found, struct nvs_geometry_report *rep, char *why, s
 
 static int check_hint(size_t len, const struct nvs_geometry_hint *h, char *why, size_t why_len)
 {
+	uint32_t as = nvs_ate_size(h->write_block);
+
 	if (h->write_block && (h->write_block > 32 || (h->write_block & (h->write_block - 1)))) {
 		say(why, why_len, "write block %u is not a power of two up to 32", h->write_block, 0);
 		return -1;
 	}
-	if (h->sector_size && (h->sector_size > MAX_SECTOR || h->sector_size < 4 * 8)) {
-		say(why, why_len, "sector size %u is outside 32..%u", h->sector_size, MAX_SECTOR);
+	if (h->sector_size && (h->sector_size > MAX_SECTOR || h->sector_size < MIN_SLOTS * 8)) {
+		say(why, why_len, "sector size %u is outside 48..%u (6 ATE slots of 8 bytes at least)",
+		    h->sector_size, MAX_SECTOR);
+		return -1;
+	}
+	if (h->sector_size && h->write_block &&
+	    (h->sector_size % as || h->sector_size < MIN_SLOTS * as)) {
+		say(why, why_len,
+		    "sector size %u does not hold whole ATE slots of %u bytes, at least 6 of them "
+		    "(NVS needs the close and gc_done ATEs and records); give a larger "
+		    "--sector-size or a smaller --write-block",
+		    h->sector_size, as);
 		return -1;
 	}
 	if (h->sector_count == 1 || h->sector_count > MAX_SECTORS) {
@@ -587,6 +613,13 @@ int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometr
 			rep->sector_conf = NVS_CONF_GIVEN;
 	}
 	need = (size_t)rep->geo.sector_count * rep->geo.sector_size;
+	/* a truncated dump is read with its missing bytes erased, as long as
+	 * it holds half the partition: memory stays a small multiple of it */
+	if (need > avail && need - avail > avail) {
+		say_sizes(why, why_len, rep->geo.sector_count, rep->geo.sector_size, need, avail,
+			  hint->offset);
+		return -1;
+	}
 	if (need > avail)
 		rep->missing = (uint32_t)(need - avail);
 	else

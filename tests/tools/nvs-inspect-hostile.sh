@@ -1,0 +1,106 @@
+#!/bin/sh
+# nvs-inspect on hostile input: geometries that do not fit the file or a
+# sector, out-of-range options, settings names and file names with control
+# and non-UTF-8 bytes, and input from pipes, FIFOs, standard input, a
+# directory or a device. Every failure names the file or option and exits
+# 1 (bad input) or 2 (usage); output never carries a raw control byte and
+# JSON stays valid.
+set -u
+. "${top_srcdir:-.}/tests/tools/nvs-inspect-common.sh"
+LC_ALL=C
+export LC_ALL
+
+# expect WANT_EXIT PATTERN ARGS...: exit status, and stderr matching PATTERN
+# (grep -E) in plain printable ASCII
+expect() {
+	want=$1 pat=$2
+	shift 2
+	timeout 60 "$tool" "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || bad "$*: exit $rc, expected $want: $(head -c 300 "$tmp/err")"
+	grep -Eq -- "$pat" "$tmp/err" || bad "$*: stderr lacks '$pat': $(head -c 300 "$tmp/err")"
+	LC_ALL=C grep -q '[^ -~]' "$tmp/err" && bad "$*: stderr has bytes that are not printable ASCII"
+}
+
+img=$vec/settings_rpl.bin
+
+# a sector too small for the ATE slots NVS needs (was a SEGV)
+expect 1 "settings_rpl.bin: cannot tell the geometry: sector size 32 is outside 48\.\." \
+	--sector-size 32 --write-block 32 "$img"
+expect 1 "settings_rpl.bin: .*sector size 64 does not hold whole ATE slots of 32 bytes, at least 6" \
+	--sector-size 64 --write-block 32 "$img"
+expect 1 "sector size 96 does not hold whole ATE slots of 32" --sector-size 96 --write-block 32 "$img"
+"$tool" --sector-size 192 --write-block 32 --check "$img" > /dev/null 2>&1
+[ $? -le 1 ] || bad "6 slots of 32 bytes in a 192-byte sector must be read"
+
+# a geometry far larger than the file: an error naming both sizes, within
+# a memory limit a small multiple of the input (was 3.3 GB and 15 s)
+printf x > "$tmp/one.bin"
+(ulimit -v 300000; exec "$tool" --sector-size 16384 --sectors 65535 --write-block 4 "$tmp/one.bin") \
+	> /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || bad "giant geometry on a 1-byte file: exit $rc: $(head -c 300 "$tmp/err")"
+grep -q "one.bin: cannot tell the geometry: 65535 sectors of 16384 bytes need 1073725440 bytes, but the image holds only 1 bytes after offset 0" "$tmp/err" ||
+	bad "giant geometry: $(cat "$tmp/err")"
+# a truncated dump holding at least half the partition is still read
+"$damage" copy "$img" "$tmp/half.bin" 16384
+"$tool" --check --sector-size 4096 --sectors 8 --write-block 4 "$tmp/half.bin" > "$tmp/out" 2>&1
+grep -Eq '^error +truncated .*16384 bytes short of 8 sectors' "$tmp/out" || bad "a half dump must be read as truncated"
+expect 1 "half.bin: .*8 sectors of 4096 bytes need 32768 bytes, but the image holds only 16383" \
+	--sector-size 4096 --sectors 8 --write-block 4 --offset 1 "$tmp/half.bin"
+
+# options out of range: said as such, exit 2
+expect 2 "^nvs-inspect: --offset 99999999999: larger than the largest 32-bit value, 4294967295$" \
+	--offset 99999999999 "$img"
+expect 2 "^nvs-inspect: --offset -1: must not be negative$" --offset -1 "$img"
+expect 2 "^nvs-inspect: --sector-size 4k: not a number" --sector-size 4k "$img"
+expect 2 "^nvs-inspect: --sectors 0x1ffffffff: larger than" --sectors 0x1ffffffff "$img"
+expect 1 "offset 40000 is beyond the end of the image \(32768 bytes\)" --offset 40000 "$img"
+
+# settings names with a newline, ESC and 0xff, a value with OSC and BEL:
+# one line each, every such byte as \xNN, and valid JSON
+cp "$img" "$tmp/names.bin"
+"$damage" setting "$tmp/names.bin" 4096 4 "$(printf 'evil\nforged\033[2J\377')" "$(printf 'v\033]0;x\007')" ||
+	bad "cannot save the hostile setting"
+"$tool" --settings "$tmp/names.bin" > "$tmp/out" 2> "$tmp/err" || bad "--settings on hostile names fails"
+grep -qx 'evil\\x0aforged\\x1b\[2J\\xff = 761b5d303b7807' "$tmp/out" || bad "hostile name not escaped: $(grep -a evil "$tmp/out")"
+grep -q '^forged' "$tmp/out" && bad "a settings name forged a line"
+LC_ALL=C grep -q '[^ -~]' "$tmp/out" && bad "--settings printed bytes that are not printable ASCII"
+"$tool" --settings --live --ates --format json "$tmp/names.bin" > "$tmp/json" 2>&1
+"$damage" json "$tmp/json" settings live ates || bad "--format json on hostile names is not valid JSON"
+
+# a file name that is not UTF-8 and holds a newline
+odd=$(printf 'dump\377\n.bin')
+cp "$img" "$tmp/$odd"
+"$tool" --summary --check "$tmp/$odd" > "$tmp/out" 2>&1 || bad "odd file name: exit $?"
+[ "$(grep -c '^image: ' "$tmp/out")" -eq 1 ] && grep -q '^image: .*dump\\xff\\x0a\.bin (32768 bytes)$' "$tmp/out" ||
+	bad "odd file name not escaped: $(head -n 3 "$tmp/out")"
+grep -q 'dump\\xff\\x0a\.bin: 0 errors' "$tmp/out" || bad "odd file name not escaped in --check"
+"$tool" --format json "$tmp/$odd" > "$tmp/json" 2>&1
+"$damage" json "$tmp/json" file || bad "--format json with a non-UTF-8 file name is not valid JSON"
+expect 1 'dump\\xff\\x0a\.bin\.missing: cannot open: No such file' "$tmp/$odd.missing"
+
+# pipes, FIFOs and standard input are read; a directory or device is refused
+"$tool" --summary --live "$img" | sed 1,3d > "$tmp/want"
+check_same() {
+	sed 1,3d "$tmp/out" | cmp -s - "$tmp/want" || bad "$1: output differs from the file's"
+	grep -q "^image: $2 (32768 bytes)" "$tmp/out" || bad "$1: image line: $(sed -n 3p "$tmp/out")"
+}
+cat "$img" | "$tool" --summary --live - > "$tmp/out" 2> "$tmp/err" || bad "a pipe into -: $(cat "$tmp/err")"
+check_same "pipe into -" "standard input"
+"$tool" --summary --live - < "$img" > "$tmp/out" 2> "$tmp/err" || bad "- from a file: $(cat "$tmp/err")"
+check_same "- from a file" "standard input"
+cat "$img" | "$tool" --summary --live /dev/stdin > "$tmp/out" 2> "$tmp/err" || bad "/dev/stdin on a pipe: $(cat "$tmp/err")"
+check_same "/dev/stdin on a pipe" /dev/stdin
+mkfifo "$tmp/fifo"
+cat "$img" > "$tmp/fifo" &
+timeout 60 "$tool" --summary --live "$tmp/fifo" > "$tmp/out" 2> "$tmp/err" || bad "a FIFO: $(cat "$tmp/err")"
+wait
+check_same "FIFO" ".*/fifo"
+expect 1 "^nvs-inspect: .*/fixtures: is a directory, not a file$" "$top_srcdir/fixtures"
+expect 1 "^nvs-inspect: /dev/null: is a character device, not a file" /dev/null
+expect 1 "^nvs-inspect: standard input: is a character device" - < /dev/null
+: | "$tool" - > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q "^nvs-inspect: standard input: the file is empty$" "$tmp/err" || bad "empty pipe: $(cat "$tmp/err")"
+
+exit $fail

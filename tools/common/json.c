@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* JSON strings that are always valid UTF-8 (see json.h). */
+#include "json.h"
+
+#include "escape.h"
+
+void tool_json_member(JsonBuilder *b, const char *name)
+{
+	char *v = tool_esc_utf8(name, -1);
+
+	json_builder_set_member_name(b, v);
+	g_free(v);
+}
+
+void tool_json_string(JsonBuilder *b, const char *s)
+{
+	char *v;
+
+	if (!s) {
+		json_builder_add_null_value(b);
+		return;
+	}
+	v = tool_esc_utf8(s, -1);
+	json_builder_add_string_value(b, v);
+	g_free(v);
+}
+
+void tool_json_str(JsonBuilder *b, const char *key, const char *v)
+{
+	tool_json_member(b, key);
+	tool_json_string(b, v);
+}
+
+void tool_json_bytes(JsonBuilder *b, const char *key, const void *p, gsize n)
+{
+	char *v = tool_esc_utf8(p, (gssize)n);
+
+	tool_json_member(b, key);
+	json_builder_add_string_value(b, v);
+	g_free(v);
+}
