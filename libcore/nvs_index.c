@@ -11,14 +11,12 @@
 
 /*
  * Map id -> v in the index; with if_empty an id already held is kept.
- * Returns 1 stored, 0 kept, FC_ENOSPC when refused. One slot always stays
- * empty: the PROBE map's removal stops at an empty slot and would circle
- * a completely full map forever.
+ * Returns 1 stored, 0 kept, FC_ENOSPC when refused (the map is full and
+ * lacks id). Every slot may be used: the PROBE map's probes and removal
+ * stop after one lap of a full map.
  */
 int nvs_index_put_(struct fc_nvs *fs, uint16_t id, uint32_t v, bool if_empty)
 {
-	if (!fc_cache_peek(&fs->index, id, NULL) && fs->index.used + 1 >= fs->index.nslots)
-		return FC_ENOSPC;
 	if (if_empty)
 		return fc_cache_prefill(&fs->index, id, v, FC_CACHE_IF_EMPTY);
 	return fc_cache_fill(&fs->index, id, v) ? FC_ENOSPC : 1;

@@ -87,10 +87,7 @@ static int walk_build_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs
 	if (ate_valid(fs, a) && a->id != FC_NVS_ID_SPECIAL) {
 		uint32_t v = addr | (a->len ? 0 : NVS_DEL_FLAG);
 
-		/* room for one more key: no need to look for this one first */
-		rc = fs->index.used + 1 < fs->index.nslots
-			     ? fc_cache_prefill(&fs->index, a->id, v, FC_CACHE_IF_EMPTY)
-			     : nvs_index_put_(fs, a->id, v, true);
+		rc = nvs_index_put_(fs, a->id, v, true);
 		if (rc == FC_ENOSPC) {
 			fs->gap = true;
 			rc = 0;

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nvs_zephyr.c - Zephyr's lookup algorithms, for comparisons
- * (FC_NVS_LOOKUP_ZEPHYR): the index slots act as Zephyr's lookup cache
- * (the newest ATE of the ids hashing to a slot, a walk from there) and free
+ * (FC_NVS_LOOKUP_ZEPHYR): the index acts as Zephyr's lookup cache (a
+ * direct-mapped FC_CACHE_MASK cache keyed by the hash position, holding the
+ * newest ATE of the ids hashing there; a lookup walks from it) and free
  * space is computed Zephyr's O(n^2) way. FC_NO_EMULATION leaves it out.
  */
 #include "nvs_int.h"
 
 #ifndef FC_NO_EMULATION
 
-/* Zephyr's lookup cache position: a 16-bit integer hash, modulo the size. */
+/* Zephyr's lookup cache position: a 16-bit integer hash, modulo the
+ * (power-of-two) size. The position is the key: Zephyr's slots hold no id. */
 static uint32_t zcache_pos(const struct fc_nvs *fs, uint16_t id)
 {
 	uint16_t h = id;
@@ -19,22 +21,23 @@ static uint32_t zcache_pos(const struct fc_nvs *fs, uint16_t id)
 	h ^= (uint16_t)(h >> 7);
 	h = (uint16_t)(h * 0xdb2du);
 	h ^= (uint16_t)(h >> 9);
-	return h % fs->cfg.index_slot_count;
+	return h & (fs->cfg.index_slot_count - 1u);
 }
 
 void nvs_zephyr_forget_(struct fc_nvs *fs, uint32_t s)
 {
-	for (uint32_t i = 0; i < fs->cfg.index_slot_count; i++)
-		if (fs->cfg.index_slots[i].value != NVS_NO_ADDR &&
-		    sect(fs->cfg.index_slots[i].value) == s)
-			fs->cfg.index_slots[i].value = NVS_NO_ADDR;
+	uint32_t v;
+
+	for (uint32_t pos = 0; pos < fs->cfg.index_slot_count; pos++)
+		if (fc_cache_peek(&fs->index, pos, &v) && sect(v) == s)
+			fc_cache_invalidate(&fs->index, pos);
 }
 
 void nvs_zephyr_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr)
 {
 	if (id == FC_NVS_ID_SPECIAL || !fs->cfg.index_slot_count)
 		return;
-	fs->cfg.index_slots[zcache_pos(fs, id)].value = addr;
+	(void)fc_cache_fill(&fs->index, zcache_pos(fs, id), addr); /* MASK: always stored */
 }
 
 int nvs_zephyr_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nvs_ate *a,
@@ -44,11 +47,8 @@ int nvs_zephyr_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_n
 
 	if (!may_walk)
 		return 0;
-	if (fs->cfg.index_slot_count) {
-		start = fs->cfg.index_slots[zcache_pos(fs, id)].value;
-		if (start == NVS_NO_ADDR)
-			return 0;
-	}
+	if (fs->cfg.index_slot_count && !fc_cache_peek(&fs->index, zcache_pos(fs, id), &start))
+		return 0;
 	return nvs_walk_find_(fs, start, id, NVS_NO_ADDR, addr, a);
 }
 
@@ -58,22 +58,23 @@ int nvs_zephyr_build_(struct fc_nvs *fs)
 	struct nvs_win w = { .len = 0 };
 	uint32_t addr = fs->ate_wra, steps = 0;
 	struct fc_nvs_ate a;
+	int rc;
 
-	for (uint32_t i = 0; i < fs->cfg.index_slot_count; i++) {
-		fs->cfg.index_slots[i].key = FC_CACHE_EMPTY;
-		fs->cfg.index_slots[i].value = NVS_NO_ADDR;
-	}
 	if (!fs->cfg.index_slot_count)
-		return 0;
+		return fc_cache_init(&fs->index, FC_CACHE_NONE, NULL, 0);
+	rc = fc_cache_init(&fs->index, FC_CACHE_MASK, fs->cfg.index_slots,
+			   fs->cfg.index_slot_count);
+	if (rc)
+		return rc;
 	do {
 		uint32_t cur = addr;
-		int rc = nvs_walk_prev_(fs, &w, &addr, &a);
 
+		rc = nvs_walk_prev_(fs, &w, &addr, &a);
 		if (rc)
 			return rc;
-		if (a.id != FC_NVS_ID_SPECIAL && ate_valid(fs, &a) &&
-		    fs->cfg.index_slots[zcache_pos(fs, a.id)].value == NVS_NO_ADDR)
-			fs->cfg.index_slots[zcache_pos(fs, a.id)].value = cur;
+		if (a.id != FC_NVS_ID_SPECIAL && ate_valid(fs, &a))
+			(void)fc_cache_prefill(&fs->index, zcache_pos(fs, a.id), cur,
+					       FC_CACHE_IF_EMPTY);
 		if (++steps > max_steps(fs))
 			return FC_ECORRUPT;
 	} while (addr != fs->ate_wra);

@@ -82,15 +82,15 @@ bool fc_nvs_ate_close_valid(const struct fc_nvs_ate *ate, uint32_t sector_size,
 /* How lookups find an id's newest ATE. */
 enum fc_nvs_lookup {
 	/* An exact id -> ATE map in the index slots (FC_CACHE_PROBE); with
-	 * more slots than ids on flash (live or deleted; one slot always
-	 * stays empty) no lookup, miss or free-space query reads flash. With
+	 * at least as many slots as ids on flash (live or deleted) no
+	 * lookup, miss or free-space query reads flash. With
 	 * fewer, ids the map refused are found by walking back to the oldest
 	 * refused ATE. Free space is O(1), except the first query after a
 	 * mount whose map overflowed: it reads the ATE areas once per group
 	 * of 1024 ids holding ids the map refused. */
 	FC_NVS_LOOKUP_INDEX = 0,
-	/* Zephyr's algorithms, for comparisons: the slots act as Zephyr's
-	 * lookup cache (newest ATE of the ids hashing to a slot, walk from
+	/* Zephyr's algorithms, for comparisons (not with FC_NO_EMULATION:
+	 * FC_EINVAL): the slots act as Zephyr's lookup cache (newest ATE of the ids hashing to a slot, walk from
 	 * there); free space is computed Zephyr's O(n^2) way. No slots:
 	 * Zephyr without CONFIG_NVS_LOOKUP_CACHE. */
 	FC_NVS_LOOKUP_ZEPHYR,
@@ -260,8 +260,8 @@ struct fc_nvs_walk_ops {
  * fc_nvs_walk - visit every sector (oldest first) and its ATEs (newest first
  * within a sector; a closed sector's close ATE comes first) without writing.
  * A sector's info comes after its ATEs, which its counts are made of.
- * cfg->index_slots are used as scratch to tell live from stale and need more
- * slots than ids present. A slot whose crc8 fails is TORN when its crc byte is
+ * cfg->index_slots are used as scratch to tell live from stale and need at
+ * least as many slots as ids present. A slot whose crc8 fails is TORN when its crc byte is
  * still erased (the write stopped early), else CRC_BAD. Returns 0, a
  * callback's non-zero value, FC_EINVAL, FC_ENOMEM (too few slots),
  * FC_ECORRUPT (every sector closed) or a flash error.
