@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * zms.h - a Zephyr-compatible ZMS engine (Zephyr Memory Storage).
+ *
+ * Reads and writes Zephyr's ZMS format byte for byte: 16-byte ATEs (padded
+ * to the write block) growing down from the end of each sector, each sector
+ * headed by an empty ATE (cycle counter, format) and a close ATE; values of
+ * up to 8 bytes (4 with 64-bit ids) inline in their ATE, larger ones growing
+ * up from the sector start, optionally with a CRC-32 in the ATE. Works on
+ * erasable flash and on devices without explicit erase (RRAM, MRAM).
+ *
+ * All state lives in the caller's struct fc_zms; the id index lives in
+ * caller slots. Differences from Zephyr, on purpose: mount never lets the
+ * next value be programmed over bytes a power cut left half-written, a torn
+ * close ATE is completed without programming a byte twice, and with the
+ * index covering the ids, lookups, misses and free space read no flash.
+ *
+ * Addresses are (sector << fs->addr_shift) | offset within the sector.
+ */
+#ifndef FDTCACHE_ZMS_H
+#define FDTCACHE_ZMS_H
+
+#include "fc_env.h"
+#include "fc_err.h"
+#include "flash.h"
+
+#define FC_ZMS_ATE_BYTES 16  /* ATE size before padding to the write block */
+#define FC_ZMS_BLOCK 32u     /* Zephyr's ZMS_BLOCK_SIZE: largest write block */
+#define FC_ZMS_MIN_ATES 5u   /* a sector holds at least this many ATE slots */
+
+/* An id: 32-bit ids use the low half; all-ones is reserved (the head id). */
+typedef uint64_t fc_zms_id_t;
+
+/* How lookups find an id's newest ATE. */
+enum fc_zms_lookup {
+	/* An exact id -> newest-ATE map in the index slots: with more slots
+	 * than ids on flash (live or deleted; one slot stays empty) no
+	 * lookup, miss or free-space query reads flash. With fewer, ids the
+	 * map refused are found by Zephyr's walk and free space is counted
+	 * Zephyr's way until the next mount. */
+	FC_ZMS_LOOKUP_INDEX = 0,
+	/* Zephyr's algorithms, for comparisons: every lookup walks the ATEs
+	 * from the newest (from the slot of Zephyr's lookup cache when index
+	 * slots are given: the slots then act as CONFIG_ZMS_LOOKUP_CACHE),
+	 * free space is Zephyr's O(n^2) count, erases are verified by reading
+	 * the sector back. */
+	FC_ZMS_LOOKUP_ZEPHYR,
+};
+
+/* One index slot (caller memory). */
+struct fc_zms_slot {
+	uint32_t id_lo, id_hi;
+	uint32_t addr; /* newest ATE; bit 0 set: it is a delete; UINT32_MAX: empty slot */
+	uint32_t len;  /* its value length */
+};
+
+struct fc_zms_config {
+	const struct fc_flash *flash; /* erase unit must divide sector_size (erasable devices) */
+	uint32_t offset;              /* partition start in the device */
+	uint32_t sector_size;         /* bytes, at least FC_ZMS_MIN_ATES ATE slots */
+	uint32_t sector_count;        /* >= 2 */
+	bool no_erase;       /* device without explicit erase: writes overwrite, never erase */
+	bool id64;           /* 64-bit ids (CONFIG_ZMS_ID_64BIT) */
+	bool data_crc;       /* CRC-32 of values stored outside the ATE (CONFIG_ZMS_DATA_CRC) */
+	bool rewrite_same;   /* write identical values and deletes of absent ids again, as
+			      * Zephyr without CONFIG_ZMS_NO_DOUBLE_WRITE; false: they write nothing */
+	enum fc_zms_lookup lookup;
+	struct fc_zms_slot *index_slots; /* may be NULL when index_slot_count is 0 */
+	uint32_t index_slot_count;       /* 0 or a power of two */
+	/* Optional RAM copy of one aligned window of an ATE area
+	 * (ate_cache_size bytes), so the ATE reads of lookups that land near
+	 * each other cost one flash read. Kept equal to flash by every
+	 * program and erase. INDEX mode only. */
+	uint8_t *ate_cache;      /* may be NULL when ate_cache_size is 0 */
+	uint32_t ate_cache_size; /* 0 (off) or a power of two >= 2 ATE slots, <= sector_size */
+};
+
+struct fc_zms {
+	struct fc_zms_config cfg;
+	bool mounted;
+	uint8_t addr_shift;   /* log2 of sector_size rounded up to a power of two */
+	uint8_t inline_max;   /* 8, or 4 with 64-bit ids */
+	uint8_t sector_cycle; /* cycle counter of the write sector */
+	uint32_t ate_size;    /* ATE slot size: 16 rounded up to the write block */
+	uint32_t ate_wra;     /* where the next ATE goes */
+	uint32_t data_wra;    /* where the next value goes */
+	/* private to zms*.c */
+	uint32_t index_used;   /* slots holding an id */
+	uint8_t index_bits;    /* log2 of index_slot_count */
+	bool index_refused;    /* an id found no slot: misses walk, free space counts */
+	uint32_t ate_cache_addr; /* address of the cached window */
+	uint32_t ate_cache_len;  /* bytes valid there, 0 = empty */
+};
+
+/*
+ * fc_zms_mount - validate cfg, find the write position and recover from an
+ * interrupted write, GC or erase as Zephyr does (an interrupted GC is done
+ * again; a sector left closed after a completed GC is erased), then build
+ * the index. Unlike Zephyr, values half-written by a power cut are stepped
+ * over, never programmed over.
+ * Returns:
+ *   0 on success;
+ *   FC_EINVAL for a bad configuration (no device, write block 0 or > 32,
+ *   sector size not a multiple of the erase unit or below
+ *   FC_ZMS_MIN_ATES slots, fewer than 2 sectors, partition outside the
+ *   device, slot count or ATE cache size not a power of two);
+ *   FC_ENOTSUP when every sector is closed and none carries ZMS's magic;
+ *   FC_ECORRUPT for a version this engine does not know or an ATE area that
+ *   cannot be made sense of; or a flash error.
+ */
+int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg);
+
+/*
+ * fc_zms_clear - erase every sector and give each its empty ATE, as
+ * zms_clear(); the fs must be mounted again.
+ * Returns: 0; FC_ENOTMOUNTED; or a flash error.
+ */
+int fc_zms_clear(struct fc_zms *fs);
+
+/*
+ * fc_zms_write - store len bytes under id.
+ * Returns:
+ *   len when written;
+ *   0 when nothing was written (identical value, or a delete of an absent
+ *   id, unless cfg->rewrite_same);
+ *   FC_ENOTMOUNTED; FC_EINVAL for the head id, an id above 32 bits without
+ *   cfg->id64, or NULL data with len > 0; FC_ETOOBIG above 65535 bytes or
+ *   sector_size - 5 ATE slots; FC_ENOSPC; or a flash error. After a flash
+ *   error the fs is unmounted (its RAM state may not match the flash).
+ */
+int fc_zms_write(struct fc_zms *fs, fc_zms_id_t id, const void *data, size_t len);
+
+/* Hints for fc_zms_write_hint (see nvs.h: a wrong hint loses nothing). */
+#define FC_ZMS_HINT_CHANGED 1u /* the stored value differs: skip the compare */
+#define FC_ZMS_HINT_ABSENT 2u  /* id is not stored: skip the lookup too */
+
+/*
+ * fc_zms_write_hint - fc_zms_write with FC_ZMS_HINT_* bits (0 = fc_zms_write):
+ * a hinted write never reads the stored value, and with FC_ZMS_HINT_ABSENT
+ * never walks the flash. The index stays exact.
+ * Returns: as fc_zms_write; FC_EINVAL for unknown hint bits.
+ */
+int fc_zms_write_hint(struct fc_zms *fs, fc_zms_id_t id, const void *data, size_t len,
+		      unsigned int hints);
+
+/*
+ * fc_zms_delete - remove id (a delete ATE).
+ * Returns: 0 (also when absent); or as fc_zms_write.
+ */
+int fc_zms_delete(struct fc_zms *fs, fc_zms_id_t id);
+
+/*
+ * fc_zms_read - copy up to len bytes of id's newest value into data (may be
+ * NULL with len 0, to learn the length).
+ * Returns: the stored length (may exceed len); FC_ENOENT; FC_EBADCRC when
+ * cfg->data_crc is set, the whole value was read and fails its CRC;
+ * FC_ENOTMOUNTED; or a flash error.
+ */
+int fc_zms_read(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len);
+
+/*
+ * fc_zms_read_hist - as fc_zms_read for the cnt-th older value (0 = newest),
+ * counting deletes as Zephyr does.
+ * Returns: as fc_zms_read.
+ */
+int fc_zms_read_hist(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len, uint32_t cnt);
+
+/*
+ * fc_zms_calc_free_space - bytes the partition would have free after GC of
+ * every sector but one, as zms_calc_free_space() computes it on a 32-bit
+ * target.
+ * Returns: the byte count; FC_ENOTMOUNTED; or a flash error.
+ */
+int fc_zms_calc_free_space(struct fc_zms *fs);
+
+/*
+ * fc_zms_active_sector_free_space - free bytes in the write sector, as
+ * zms_active_sector_free_space().
+ * Returns: the byte count; FC_ENOTMOUNTED.
+ */
+int fc_zms_active_sector_free_space(struct fc_zms *fs);
+
+/*
+ * fc_zms_sector_use_next - close the write sector and move to the next (GC
+ * of the oldest sector), as zms_sector_use_next().
+ * Returns: 0; FC_ENOTMOUNTED; or a flash error.
+ */
+int fc_zms_sector_use_next(struct fc_zms *fs);
+
+/*
+ * fc_zms_addr_sector / fc_zms_addr_offset - the parts of an address.
+ * Returns: the sector number / the offset within the sector.
+ */
+static inline uint32_t fc_zms_addr_sector(const struct fc_zms *fs, uint32_t addr)
+{
+	return addr >> fs->addr_shift;
+}
+
+static inline uint32_t fc_zms_addr_offset(const struct fc_zms *fs, uint32_t addr)
+{
+	return addr & ((1u << fs->addr_shift) - 1u);
+}
+
+/* ---- read-only walk, for tools ---- */
+
+enum fc_zms_sector_state {
+	FC_ZMS_SECTOR_UNUSED, /* no valid empty ATE (erased or never given one) */
+	FC_ZMS_SECTOR_OPEN,   /* valid empty ATE, not closed */
+	FC_ZMS_SECTOR_CLOSED, /* valid empty and close ATEs with equal cycles */
+};
+
+enum fc_zms_ate_status {
+	FC_ZMS_ATE_LIVE,      /* newest valid ATE of its id, with a value */
+	FC_ZMS_ATE_STALE,     /* a newer valid ATE of the same id exists */
+	FC_ZMS_ATE_DELETED,   /* newest ATE of its id is this delete */
+	FC_ZMS_ATE_GC_DONE,   /* gc_done marker */
+	FC_ZMS_ATE_BAD,       /* slot in the log that is not a valid ATE (torn, stale cycle) */
+};
+
+struct fc_zms_sector_info {
+	uint32_t sector;
+	uint32_t age;        /* 0 = the write sector, 1 = the one before... */
+	enum fc_zms_sector_state state;
+	bool in_log;         /* part of the chain the engine reads */
+	uint8_t cycle;       /* empty ATE's cycle counter (state != UNUSED) */
+	uint8_t close_cycle; /* close ATE's cycle byte as stored */
+	uint8_t format;      /* empty ATE's ATE format (0: 32-bit ids, 1: 64-bit) */
+	uint8_t version;     /* empty ATE's version */
+	uint32_t live, stale, deleted, bad; /* ATE counts */
+	uint32_t live_bytes; /* values outside ATEs of live entries, padded */
+};
+
+struct fc_zms_ate_info {
+	uint32_t addr;
+	fc_zms_id_t id;
+	uint32_t len;
+	uint32_t offset;     /* value offset in the sector when len > inline size */
+	uint8_t cycle;
+	uint8_t raw[FC_ZMS_ATE_BYTES];
+	enum fc_zms_ate_status status;
+	bool data_crc_ok;    /* meaningful only with cfg->data_crc and a value outside */
+};
+
+struct fc_zms_walk_ops {
+	/* Either may be NULL; a non-zero return stops the walk and is returned. */
+	int (*sector)(void *ctx, const struct fc_zms_sector_info *info);
+	int (*ate)(void *ctx, const struct fc_zms_ate_info *info);
+};
+
+/*
+ * fc_zms_walk - visit every sector of the log (newest first) with its ATEs
+ * (newest first), then the sectors outside the log, without writing; the
+ * sector's info follows its ATEs. Mounts a copy of the state read-only:
+ * cfg's device is only read, its index slots serve as scratch and must
+ * cover every id present.
+ * Returns: 0; a callback's non-zero value; FC_EINVAL; FC_ENOMEM (too few
+ * slots); FC_ENOTSUP; FC_ECORRUPT; or a flash error.
+ */
+int fc_zms_walk(const struct fc_zms_config *cfg, const struct fc_zms_walk_ops *ops, void *ctx);
+
+#endif /* FDTCACHE_ZMS_H */

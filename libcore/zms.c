@@ -1,0 +1,830 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * zms.c - the ZMS engine: mount and recovery, write, read, delete, GC,
+ * free space, clear.
+ *
+ * Flash traffic that Zephyr's format defines (which bytes go where, in
+ * which program calls) is Zephyr's, so a workload leaves Zephyr's image.
+ * What differs is how an id's newest ATE is found (the index instead of a
+ * walk over the log) and two power-loss rules: the free area is checked
+ * at mount so no value is ever programmed over half-written bytes, and a
+ * torn close ATE is completed block by block instead of programmed again.
+ */
+#include "zms_int.h"
+#include "fdtcache/crc.h"
+
+/* ---- configuration ---- */
+
+static bool pow2_or_zero(uint32_t x)
+{
+	return x == 0 || fc_is_pow2(x);
+}
+
+static int check_config(const struct fc_zms_config *cfg)
+{
+	const struct fc_flash *f = cfg->flash;
+	uint32_t wbs, ate, n = cfg->sector_count;
+
+	if (!f || !f->geo.write_size || f->geo.write_size > FC_ZMS_BLOCK || n < 2)
+		return FC_EINVAL;
+	wbs = f->geo.write_size;
+	ate = FC_ALIGN_UP(FC_ZMS_ATE_BYTES, wbs);
+	if (cfg->sector_size < FC_ZMS_MIN_ATES * ate || cfg->sector_size % ate ||
+	    cfg->sector_size > 0x40000000u)
+		return FC_EINVAL;
+	if (!cfg->no_erase && (cfg->sector_size % f->geo.erase_size || cfg->offset % f->geo.erase_size))
+		return FC_EINVAL;
+	if ((uint64_t)cfg->offset + (uint64_t)cfg->sector_size * n > f->geo.size)
+		return FC_EINVAL;
+	if (!pow2_or_zero(cfg->index_slot_count) || (cfg->index_slot_count && !cfg->index_slots))
+		return FC_EINVAL;
+	if (!pow2_or_zero(cfg->ate_cache_size) || (cfg->ate_cache_size && !cfg->ate_cache) ||
+	    (cfg->ate_cache_size && (cfg->ate_cache_size < 2 * ate ||
+				     cfg->ate_cache_size > cfg->sector_size)))
+		return FC_EINVAL;
+	if (cfg->id64 && cfg->data_crc)
+		return FC_EINVAL; /* no room for a CRC beside a 64-bit id */
+	return 0;
+}
+
+static int setup(struct fc_zms *fs, const struct fc_zms_config *cfg)
+{
+	uint32_t shift = 0;
+	int rc = check_config(cfg);
+
+	if (rc)
+		return rc;
+	FC_MEMSET(fs, 0, sizeof(*fs));
+	fs->cfg = *cfg;
+	while ((1u << shift) < cfg->sector_size)
+		shift++;
+	/* every address and ZMS_NO_ADDR must fit 32 bits */
+	if (shift + 1 < 32 && ((uint64_t)cfg->sector_count << shift) >= UINT32_MAX)
+		return FC_EINVAL;
+	fs->addr_shift = (uint8_t)shift;
+	fs->ate_size = FC_ALIGN_UP(FC_ZMS_ATE_BYTES, cfg->flash->geo.write_size);
+	fs->inline_max = cfg->id64 ? 4 : 8;
+	fs->ate_cache_len = 0;
+	if (zephyr_mode(fs))
+		zms_zcache_fill_(fs, ZMS_NO_ADDR);
+	else
+		zms_index_clear_(fs);
+	return 0;
+}
+
+/* ---- sector headers ---- */
+
+static uint8_t meta_format(const struct zate *empty)
+{
+	return (uint8_t)(empty->meta >> 16 & 0xf);
+}
+
+/* Note ZMS's magic; a version this engine does not know is refused. */
+static int check_magic(const struct zate *empty, bool *magic)
+{
+	if ((empty->meta >> 8 & 0xff) != ZMS_MAGIC)
+		return 0;
+	*magic = true;
+	return (empty->meta & 0xff) == ZMS_VERSION ? 0 : FC_ECORRUPT;
+}
+
+/*
+ * Give sector s its empty ATE: the old cycle plus one (0 when it had no
+ * empty ATE), skipping the cycle of the close ATE still there.
+ */
+static int add_empty(struct fc_zms *fs, uint32_t s)
+{
+	uint8_t b[FC_ZMS_ATE_BYTES], cycle;
+	struct zate close;
+	int rc = zms_cycle_or_zero_(fs, s, &cycle);
+
+	if (rc)
+		return rc;
+	rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), &close);
+	if (rc)
+		return rc;
+	cycle++;
+	if (close.cycle == cycle)
+		cycle++;
+	zms_ate_empty_(fs, b, cycle);
+	return zms_al_write_(fs, zaddr(fs, s, empty_slot(fs)), b, FC_ZMS_ATE_BYTES);
+}
+
+static int erase_and_empty(struct fc_zms *fs, uint32_t s)
+{
+	int rc = zms_erase_(fs, s);
+
+	zms_index_drop_sector_(fs, s);
+	zms_zcache_drop_sector_(fs, s);
+	return rc ? rc : add_empty(fs, s);
+}
+
+/* ---- finding the write position (Zephyr's zms_init) ---- */
+
+/*
+ * The write sector: the first open sector after a closed one; with none
+ * closed, the last sector if its first entry slot holds a valid ATE, else
+ * sector 0 (given an empty ATE when it has none and may_write).
+ */
+static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
+{
+	uint32_t n = fs->cfg.sector_count, i, cur = 0, closed = 0;
+	struct zate empty, close, first;
+	bool magic = false;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		cur = i;
+		rc = zms_header_(fs, i, &empty, &close);
+		if (rc)
+			return rc;
+		fs->sector_cycle = empty.cycle;
+		if (meta_format(&empty) != zms_format_(fs))
+			continue;
+		if (!zms_empty_valid_(fs, &empty) || !zms_close_valid_(fs, &close) ||
+		    empty.cycle != close.cycle)
+			continue;
+		closed++;
+		rc = check_magic(&empty, &magic);
+		if (rc)
+			return rc;
+		cur = znext(fs, i);
+		rc = zms_closed_(fs, cur, &empty, &close);
+		if (rc < 0)
+			return rc;
+		fs->sector_cycle = empty.cycle;
+		if (!rc)
+			break;
+	}
+	if (closed == n && !magic)
+		return FC_ENOTSUP;
+	if (i == n) {
+		rc = zms_ate_read_(fs, zaddr(fs, cur, top_slot(fs)), &first);
+		if (rc)
+			return rc;
+		if (!zms_valid_(&first, fs->sector_cycle))
+			cur = znext(fs, cur);
+		rc = zms_header_(fs, cur, &empty, &close);
+		if (rc)
+			return rc;
+		if (meta_format(&empty) == zms_format_(fs) && zms_empty_valid_(fs, &empty))
+			rc = check_magic(&empty, &magic);
+		else if (may_write)
+			rc = erase_and_empty(fs, cur);
+		if (rc)
+			return rc;
+		rc = zms_cycle_or_zero_(fs, cur, &fs->sector_cycle);
+		if (rc)
+			return rc;
+	}
+	*ws = cur;
+	return 0;
+}
+
+/*
+ * The last valid ATE of the write sector, scanning down from the first
+ * entry slot while above the end of the values seen (an inline ATE resets
+ * that end), and the end of the lowest value outside an ATE.
+ */
+static int recover_last(struct fc_zms *fs, struct zms_win *w, uint32_t ws)
+{
+	uint32_t o = top_slot(fs) - fs->ate_size, last = o, data_end = 0, data_wra = 0;
+	struct zate a;
+
+	for (; o > data_end; o -= fs->ate_size) {
+		int rc = zms_win_ate_(fs, w, zaddr(fs, ws, o), &a);
+
+		if (rc)
+			return rc;
+		if (!zms_valid_(&a, fs->sector_cycle))
+			continue;
+		data_end = 0;
+		if (a.len > fs->inline_max) {
+			uint64_t end = (uint64_t)a.offset + zal(fs, a.len);
+
+			data_end = end > zss(fs) ? zss(fs) : (uint32_t)end;
+			data_wra = data_end;
+		}
+		last = o;
+	}
+	fs->ate_wra = zaddr(fs, ws, last);
+	fs->data_wra = zaddr(fs, ws, data_wra);
+	return 0;
+}
+
+/* Move ate_wra down past slots in use: not erased (erasable flash) or valid (RRAM). */
+static int skip_used_slots(struct fc_zms *fs, struct zms_win *w)
+{
+	struct zate a;
+
+	while (fs->ate_wra >= fs->data_wra) {
+		int rc = zms_win_ate_(fs, w, fs->ate_wra, &a);
+
+		if (rc)
+			return rc;
+		if (fs->cfg.no_erase ? !zms_valid_(&a, fs->sector_cycle) : a.erased)
+			return 0;
+		if ((fs->ate_wra == fs->data_wra && a.len) || !zoffs(fs, fs->ate_wra))
+			return FC_ECORRUPT;
+		fs->ate_wra -= fs->ate_size;
+	}
+	return 0;
+}
+
+/*
+ * Unlike Zephyr, never leave data_wra below bytes a cut write left in the
+ * free area: the next value would be programmed over them and read back
+ * wrong. Erasable flash only (elsewhere a write overwrites).
+ */
+static int skip_dirty_data(struct fc_zms *fs)
+{
+	uint32_t lo = zoffs(fs, fs->data_wra), hi = zoffs(fs, fs->ate_wra), end;
+	int rc;
+
+	if (fs->cfg.no_erase || zephyr_mode(fs) || hi <= lo)
+		return 0;
+	rc = zms_dirty_end_(fs, fs->data_wra, hi - lo, &end);
+	if (rc || end == lo)
+		return rc;
+	fs->data_wra = zaddr(fs, zsect(fs, fs->data_wra), FC_MIN(zal(fs, end), hi));
+	return 0;
+}
+
+static int locate(struct fc_zms *fs, bool may_write)
+{
+	struct zms_win w = { .len = 0 };
+	uint32_t ws;
+	int rc = find_write_sector(fs, may_write, &ws);
+
+	if (!rc)
+		rc = recover_last(fs, &w, ws);
+	if (!rc)
+		rc = skip_used_slots(fs, &w);
+	if (!rc)
+		rc = skip_dirty_data(fs);
+	return rc;
+}
+
+/* ---- GC ---- */
+
+/* Is the valid ATE a at addr the newest of its id? */
+static int is_newest(struct fc_zms *fs, const struct zate *a, uint32_t addr)
+{
+	struct fc_zms_slot *slot = zephyr_mode(fs) ? NULL : zms_index_get_(fs, a->id);
+	uint32_t start, found = addr;
+	struct zate w;
+	int rc;
+
+	if (slot)
+		return (slot->addr & ~ZMS_DEL_FLAG) == addr;
+	start = zms_zcache_start_(fs, a->id);
+	if (start == ZMS_NO_ADDR)
+		start = fs->ate_wra;
+	rc = zms_find_id_(fs, a->id, start, fs->ate_wra, &w, &found);
+	return rc < 0 ? rc : found == addr;
+}
+
+/* Copy len bytes at src to data_wra in Zephyr's block steps. */
+static int block_move(struct fc_zms *fs, uint32_t src, uint32_t len)
+{
+	uint8_t buf[FC_ZMS_BLOCK];
+	uint32_t step = FC_ZMS_BLOCK & ~(zwbs(fs) - 1u);
+
+	while (len) {
+		uint32_t n = FC_MIN(step, len);
+		int rc = zms_flash_rd_(fs, src, buf, n);
+
+		if (!rc)
+			rc = zms_al_write_(fs, fs->data_wra, buf, n);
+		if (rc)
+			return rc;
+		fs->data_wra += zal(fs, n);
+		src += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Copy one live ATE (and its value) of the GC'ed sector into the write sector. */
+static int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr, uint8_t cycle)
+{
+	uint32_t at;
+	int rc;
+
+	if (a->len > fs->inline_max) {
+		uint32_t src = zaddr(fs, zsect(fs, addr), 0) + a->offset;
+
+		if ((uint64_t)a->offset + a->len > zss(fs))
+			return FC_ECORRUPT;
+		fc_put_le32(a->raw + (fs->cfg.id64 ? 12 : 8), zoffs(fs, fs->data_wra));
+		rc = block_move(fs, src, a->len);
+		if (rc)
+			return rc;
+	}
+	a->raw[1] = cycle;
+	zms_ate_seal_(a->raw);
+	at = fs->ate_wra;
+	rc = zms_ate_program_(fs, a->raw);
+	if (rc)
+		return rc;
+	zms_index_note_(fs, a->id, at, a->len);
+	zms_zcache_note_(fs, a->id, at);
+	return 0;
+}
+
+/* Copy the live entries of closed sector gs, newest first. */
+static int gc_sector(struct fc_zms *fs, uint32_t gs, uint32_t lo, uint8_t gs_cycle, uint8_t cycle)
+{
+	struct zms_win w = { .len = 0 };
+	struct zate a;
+
+	for (uint32_t o = lo; o <= top_slot(fs); o += fs->ate_size) {
+		uint32_t addr = zaddr(fs, gs, o);
+		int rc = zms_win_ate_(fs, &w, addr, &a);
+
+		if (rc)
+			return rc;
+		if (!zms_valid_(&a, gs_cycle) || !a.len || a.id == zhead_id(fs))
+			continue;
+		rc = is_newest(fs, &a, addr);
+		if (rc > 0)
+			rc = gc_copy(fs, &a, addr, cycle);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * GC after the write sector moved on: give the new write sector an empty
+ * ATE if it has none, copy the live entries of the sector after it (when
+ * closed), mark gc_done, erase that sector and give it its empty ATE.
+ */
+static int gc(struct fc_zms *fs)
+{
+	uint32_t ws = zsect(fs, fs->ate_wra), gs = znext(fs, ws);
+	uint8_t b[FC_ZMS_ATE_BYTES];
+	struct zate empty, close;
+	int rc = zms_sector_cycle_(fs, ws, &fs->sector_cycle);
+
+	if (rc == FC_ENOENT) {
+		rc = erase_and_empty(fs, ws);
+		if (!rc)
+			rc = zms_sector_cycle_(fs, ws, &fs->sector_cycle);
+	}
+	if (rc)
+		return rc;
+	rc = zms_closed_(fs, gs, &empty, &close);
+	if (rc > 0)
+		rc = gc_sector(fs, gs, close.offset, empty.cycle, fs->sector_cycle);
+	if (rc < 0)
+		return rc;
+	zms_ate_special_(fs, b, zoffs(fs, fs->data_wra), fs->sector_cycle);
+	rc = zms_ate_program_(fs, b);
+	return rc ? rc : erase_and_empty(fs, gs);
+}
+
+/*
+ * Program the close ATE. A slot a cut left partly written (found at
+ * mount) gets only its still-erased write blocks; blocks already holding
+ * the close ATE's bytes are not programmed again.
+ */
+static int close_program(struct fc_zms *fs, const uint8_t *b)
+{
+	uint8_t want[FC_ZMS_BLOCK], have[FC_ZMS_BLOCK];
+	uint32_t at = fs->ate_wra, wbs = zwbs(fs), end;
+	int rc;
+
+	if (zephyr_mode(fs) || fs->cfg.no_erase)
+		return zms_ate_program_(fs, b);
+	rc = zms_dirty_end_(fs, at, fs->ate_size, &end);
+	if (!rc && end == zoffs(fs, at))
+		return zms_ate_program_(fs, b);
+	if (!rc)
+		rc = zms_flash_rd_(fs, at, have, fs->ate_size);
+	if (rc)
+		return rc;
+	FC_MEMSET(want, zerase_value(fs), sizeof(want));
+	FC_MEMCPY(want, b, FC_ZMS_ATE_BYTES);
+	for (uint32_t k = 0; k < fs->ate_size; k += wbs) {
+		bool erased = true;
+
+		for (uint32_t i = 0; i < wbs; i++)
+			erased &= have[k + i] == zerase_value(fs);
+		if (!erased && !FC_MEMCMP(have + k, want + k, wbs))
+			continue;
+		rc = zms_flash_wr_(fs, at + k, want + k, wbs);
+		if (rc)
+			return rc;
+	}
+	fs->ate_wra -= fs->ate_size;
+	return 0;
+}
+
+/*
+ * Close the write sector: fill its unused slots with erase-value ATEs (so
+ * stale ATEs of an RRAM sector cannot come back to life), write the close
+ * ATE and move to the next sector.
+ */
+static int sector_close(struct fc_zms *fs)
+{
+	uint8_t b[FC_ZMS_ATE_BYTES];
+	uint32_t ws = zsect(fs, fs->ate_wra), nx = znext(fs, ws);
+	int rc;
+
+	zms_ate_special_(fs, b, zoffs(fs, fs->ate_wra + fs->ate_size), fs->sector_cycle);
+	while (zoffs(fs, fs->ate_wra) && fs->ate_wra >= fs->data_wra) {
+		uint8_t garbage[FC_ZMS_ATE_BYTES];
+
+		FC_MEMSET(garbage, zerase_value(fs), sizeof(garbage));
+		rc = zms_ate_program_(fs, garbage);
+		if (rc)
+			return rc;
+	}
+	fs->ate_wra = zaddr(fs, ws, close_slot(fs));
+	rc = close_program(fs, b);
+	if (rc)
+		return rc;
+	fs->ate_wra = zaddr(fs, nx, top_slot(fs));
+	fs->data_wra = zaddr(fs, nx, 0);
+	return zms_cycle_or_zero_(fs, nx, &fs->sector_cycle);
+}
+
+/* ---- recovery of an interrupted GC ---- */
+
+/* A valid gc_done ATE above ate_wra in the write sector? */
+static int has_gc_done(const struct fc_zms *fs)
+{
+	struct zate a;
+
+	for (uint32_t at = fs->ate_wra + fs->ate_size;
+	     zoffs(fs, at) < close_slot(fs); at += fs->ate_size) {
+		int rc = zms_ate_read_(fs, at, &a);
+
+		if (rc)
+			return rc;
+		if (zms_gc_done_valid_(fs, &a))
+			return 1;
+	}
+	return 0;
+}
+
+static int build_lookup(struct fc_zms *fs)
+{
+	return zephyr_mode(fs) ? zms_zcache_rebuild_(fs) : zms_index_build_(fs);
+}
+
+/*
+ * The sector after the write sector is still closed: with a gc_done ATE
+ * in the write sector only its erase was cut; without one, the GC itself
+ * was, and runs again into the write sector, erased first (as Zephyr).
+ */
+static int recover_gc(struct fc_zms *fs)
+{
+	uint32_t ws = zsect(fs, fs->ate_wra), nx = znext(fs, ws);
+	struct zate empty, close;
+	int rc = zms_closed_(fs, nx, &empty, &close);
+
+	if (rc <= 0)
+		return rc;
+	rc = has_gc_done(fs);
+	if (rc < 0)
+		return rc;
+	if (rc)
+		return erase_and_empty(fs, nx);
+	rc = erase_and_empty(fs, ws);
+	if (rc)
+		return rc;
+	fs->ate_wra = zaddr(fs, ws, top_slot(fs));
+	fs->data_wra = zaddr(fs, ws, 0);
+	if (zephyr_mode(fs))
+		zms_zcache_fill_(fs, fs->ate_wra);
+	else
+		rc = zms_index_build_(fs);
+	return rc ? rc : gc(fs);
+}
+
+/*
+ * A close ATE cut while being written leaves the write sector open with a
+ * dirty close slot: close it now, with the same close ATE, so the cut
+ * one is completed rather than programmed over later with another.
+ */
+static int finish_torn_close(struct fc_zms *fs)
+{
+	uint32_t ws = zsect(fs, fs->ate_wra), end;
+	int rc;
+
+	if (fs->cfg.no_erase || zephyr_mode(fs))
+		return 0;
+	rc = zms_dirty_end_(fs, zaddr(fs, ws, close_slot(fs)), fs->ate_size, &end);
+	if (rc || end == close_slot(fs))
+		return rc;
+	rc = sector_close(fs);
+	return rc ? rc : gc(fs);
+}
+
+int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
+{
+	int rc = setup(fs, cfg);
+
+	if (!rc)
+		rc = locate(fs, true);
+	if (!rc && !zephyr_mode(fs))
+		rc = zms_index_build_(fs);
+	if (!rc)
+		rc = recover_gc(fs);
+	if (!rc && zephyr_mode(fs))
+		rc = build_lookup(fs);
+	if (!rc)
+		rc = finish_torn_close(fs);
+	fs->mounted = rc == 0;
+	return rc;
+}
+
+/* Locate without writing and build the index: the read-only mount of the walk. */
+int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg)
+{
+	int rc = setup(fs, cfg);
+
+	if (!rc)
+		rc = locate(fs, false);
+	if (!rc)
+		rc = zms_index_build_(fs);
+	return rc;
+}
+
+int fc_zms_clear(struct fc_zms *fs)
+{
+	if (!fs->mounted)
+		return FC_ENOTMOUNTED;
+	fs->mounted = false;
+	for (uint32_t s = 0; s < fs->cfg.sector_count; s++) {
+		int rc = erase_and_empty(fs, s);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- lookups ---- */
+
+/*
+ * The newest ATE of id. Returns 1 with *a and *addr (a delete has a->len
+ * 0; an index hit on one reads nothing), 0 when id is absent.
+ */
+static int find_newest(struct fc_zms *fs, fc_zms_id_t id, struct zate *a, uint32_t *addr)
+{
+	struct fc_zms_slot *slot;
+	uint32_t start;
+	int rc;
+
+	if (!zephyr_mode(fs)) {
+		slot = zms_index_get_(fs, id);
+		if (slot) {
+			*addr = slot->addr & ~ZMS_DEL_FLAG;
+			if (slot->addr & ZMS_DEL_FLAG) {
+				a->id = id;
+				a->len = 0;
+				return 1;
+			}
+			rc = zms_ate_read_cached_(fs, *addr, a);
+			if (rc)
+				return rc;
+			return a->id == id && a->crc_ok ? 1 : FC_ECORRUPT;
+		}
+		if (!fs->index_refused)
+			return 0;
+	}
+	start = zms_zcache_start_(fs, id);
+	if (start == ZMS_NO_ADDR)
+		return 0;
+	return zms_find_id_(fs, id, start, fs->ate_wra, a, addr);
+}
+
+/* Copy out (up to len bytes of) the value of ATE a at addr. */
+static int value_read(struct fc_zms *fs, const struct zate *a, uint32_t addr, void *data,
+		      size_t len)
+{
+	uint32_t n = (uint32_t)FC_MIN(len, (size_t)a->len);
+	uint32_t src;
+	int rc;
+
+	if (!a->len)
+		return FC_ENOENT;
+	if (a->len <= fs->inline_max) {
+		if (n)
+			FC_MEMCPY(data, a->inl, n);
+		return a->len;
+	}
+	if ((uint64_t)a->offset + a->len > zss(fs))
+		return FC_ECORRUPT;
+	src = zaddr(fs, zsect(fs, addr), 0) + a->offset;
+	if (n) {
+		rc = zms_flash_rd_(fs, src, data, n);
+		if (rc)
+			return rc;
+	}
+	if (fs->cfg.data_crc && len >= a->len && fc_crc32_ieee(data, a->len) != a->meta)
+		return FC_EBADCRC;
+	return a->len;
+}
+
+int fc_zms_read_hist(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len, uint32_t cnt)
+{
+	struct zate a;
+	uint32_t addr;
+	int rc;
+
+	if (!fs->mounted)
+		return FC_ENOTMOUNTED;
+	if (len && !data)
+		return FC_EINVAL;
+	rc = find_newest(fs, id, &a, &addr);
+	for (uint32_t k = 0; rc > 0 && k < cnt; k++) {
+		uint32_t from = addr;
+
+		rc = zms_prev_addr_(fs, &from);
+		if (rc)
+			return rc;
+		if (from == fs->ate_wra)
+			return FC_ENOENT;
+		rc = zms_find_id_(fs, id, from, fs->ate_wra, &a, &addr);
+	}
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return FC_ENOENT;
+	return value_read(fs, &a, addr, data, len);
+}
+
+int fc_zms_read(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len)
+{
+	return fc_zms_read_hist(fs, id, data, len, 0);
+}
+
+/* ---- writes ---- */
+
+/* 1 when the value stored under ATE a at addr equals data, 0 if not. */
+static int value_equal(struct fc_zms *fs, const struct zate *a, uint32_t addr,
+		       const uint8_t *data, uint32_t len)
+{
+	uint8_t buf[FC_ZMS_BLOCK];
+	uint32_t src = zaddr(fs, zsect(fs, addr), 0) + a->offset;
+
+	if (a->len != len)
+		return 0;
+	if (len <= fs->inline_max)
+		return !FC_MEMCMP(a->inl, data, len);
+	if ((uint64_t)a->offset + len > zss(fs))
+		return 0;
+	for (uint32_t done = 0; done < len; done += sizeof(buf)) {
+		uint32_t n = FC_MIN((uint32_t)sizeof(buf), len - done);
+		int rc = zms_flash_rd_(fs, src + done, buf, n);
+
+		if (rc)
+			return rc;
+		if (FC_MEMCMP(buf, data + done, n))
+			return 0;
+	}
+	return 1;
+}
+
+/* 1 when writing (id, data, len) would change nothing stored. */
+static int write_is_noop(struct fc_zms *fs, fc_zms_id_t id, const uint8_t *data, uint32_t len,
+			 unsigned int hints)
+{
+	struct zate a;
+	uint32_t addr;
+	int rc;
+
+	if (fs->cfg.rewrite_same || (hints & FC_ZMS_HINT_CHANGED && len))
+		return 0;
+	if (hints & FC_ZMS_HINT_ABSENT)
+		return len == 0;
+	rc = find_newest(fs, id, &a, &addr);
+	if (rc <= 0)
+		return rc < 0 ? rc : len == 0;
+	if (!len)
+		return a.len == 0;
+	if (hints & FC_ZMS_HINT_CHANGED)
+		return 0;
+	return value_equal(fs, &a, addr, data, len);
+}
+
+static int write_entry(struct fc_zms *fs, fc_zms_id_t id, const uint8_t *data, uint32_t len)
+{
+	uint8_t b[FC_ZMS_ATE_BYTES];
+	uint32_t at;
+	int rc;
+
+	zms_ate_entry_(fs, b, id, data, len, zoffs(fs, fs->data_wra));
+	if (len > fs->inline_max) {
+		rc = zms_al_write_(fs, fs->data_wra, data, len);
+		if (rc)
+			return rc;
+		fs->data_wra += zal(fs, len);
+	}
+	at = fs->ate_wra;
+	rc = zms_ate_program_(fs, b);
+	if (rc)
+		return rc;
+	zms_index_note_(fs, id, at, len);
+	zms_zcache_note_(fs, id, at);
+	return 0;
+}
+
+/* Room in the write sector, keeping slot 0 free and the slot above it for deletes. */
+static bool fits(const struct fc_zms *fs, uint32_t len)
+{
+	uint32_t need = 0, ate = zoffs(fs, fs->ate_wra);
+
+	if (len)
+		need = len > fs->inline_max ? zal(fs, len) + fs->ate_size : fs->ate_size;
+	return ate && (uint64_t)ate >= (uint64_t)zoffs(fs, fs->data_wra) + need &&
+	       (ate - fs->ate_size || !len);
+}
+
+static int write_locked(struct fc_zms *fs, fc_zms_id_t id, const uint8_t *data, uint32_t len)
+{
+	for (uint32_t gcs = 0; gcs < fs->cfg.sector_count; gcs++) {
+		int rc;
+
+		if (fits(fs, len))
+			return write_entry(fs, id, data, len);
+		rc = sector_close(fs);
+		if (!rc)
+			rc = gc(fs);
+		if (rc)
+			return rc;
+	}
+	return FC_ENOSPC;
+}
+
+int fc_zms_write_hint(struct fc_zms *fs, fc_zms_id_t id, const void *data, size_t len,
+		      unsigned int hints)
+{
+	int rc;
+
+	if (!fs->mounted)
+		return FC_ENOTMOUNTED;
+	if (id == zhead_id(fs) || (!fs->cfg.id64 && id > UINT32_MAX) || (len && !data) ||
+	    hints & ~(FC_ZMS_HINT_CHANGED | FC_ZMS_HINT_ABSENT))
+		return FC_EINVAL;
+	if (len > UINT16_MAX || len > zss(fs) - 5 * fs->ate_size)
+		return FC_ETOOBIG;
+	rc = write_is_noop(fs, id, data, (uint32_t)len, hints);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	rc = write_locked(fs, id, data, (uint32_t)len);
+	if (rc) {
+		if (rc != FC_ENOSPC)
+			fs->mounted = false;
+		return rc;
+	}
+	return (int)len;
+}
+
+int fc_zms_write(struct fc_zms *fs, fc_zms_id_t id, const void *data, size_t len)
+{
+	return fc_zms_write_hint(fs, id, data, len, 0);
+}
+
+int fc_zms_delete(struct fc_zms *fs, fc_zms_id_t id)
+{
+	int rc = fc_zms_write_hint(fs, id, NULL, 0, 0);
+
+	return rc < 0 ? rc : 0;
+}
+
+/* ---- space ---- */
+
+int fc_zms_calc_free_space(struct fc_zms *fs)
+{
+	if (!fs->mounted)
+		return FC_ENOTMOUNTED;
+	if (!zephyr_mode(fs) && !fs->index_refused)
+		return zms_index_free_space_(fs);
+	return zms_zephyr_free_space_(fs);
+}
+
+int fc_zms_active_sector_free_space(struct fc_zms *fs)
+{
+	if (!fs->mounted)
+		return FC_ENOTMOUNTED;
+	return zms_free_in_(fs, zoffs(fs, fs->data_wra), zoffs(fs, fs->ate_wra));
+}
+
+int fc_zms_sector_use_next(struct fc_zms *fs)
+{
+	int rc;
+
+	if (!fs->mounted)
+		return FC_ENOTMOUNTED;
+	rc = sector_close(fs);
+	if (!rc)
+		rc = gc(fs);
+	if (rc)
+		fs->mounted = false;
+	return rc;
+}

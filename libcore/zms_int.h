@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * zms_int.h - what the zms*.c files share: the ATE codec and the log
+ * primitives (zms_log.c), the id index (zms_index.c), Zephyr's algorithms
+ * kept for comparisons and for ids the index refused (zms_zephyr.c).
+ */
+#ifndef FDTCACHE_ZMS_INT_H
+#define FDTCACHE_ZMS_INT_H
+
+#include "fdtcache/zms.h"
+
+#define ZMS_NO_ADDR UINT32_MAX
+#define ZMS_DEL_FLAG 1u      /* bit 0 of an index address: the ATE is a delete */
+#define ZMS_EMPTY_LEN 0xffffu
+#define ZMS_VERSION 1u
+#define ZMS_MAGIC 0x42u
+#define ZMS_CHUNK 256u       /* bytes of ATE area or data read at once */
+
+/* A decoded ATE. */
+struct zate {
+	uint8_t crc8, cycle;
+	uint16_t len;
+	fc_zms_id_t id;
+	uint32_t offset;   /* bytes 8-11 (32-bit ids) or 12-15 (64-bit ids) */
+	uint32_t meta;     /* bytes 12-15: data CRC or metadata */
+	const uint8_t *inl; /* inline value bytes (points into raw) */
+	bool crc_ok;
+	bool erased;       /* all 16 bytes are the erase value */
+	uint8_t raw[FC_ZMS_ATE_BYTES];
+};
+
+/* ---- zms_log.c: addresses, flash, ATEs, sector headers, Zephyr's walk ---- */
+
+static inline uint32_t zaddr(const struct fc_zms *fs, uint32_t sector, uint32_t offset)
+{
+	return sector << fs->addr_shift | offset;
+}
+
+static inline uint32_t zsect(const struct fc_zms *fs, uint32_t addr)
+{
+	return addr >> fs->addr_shift;
+}
+
+static inline uint32_t zoffs(const struct fc_zms *fs, uint32_t addr)
+{
+	return addr & ((1u << fs->addr_shift) - 1u);
+}
+
+static inline uint32_t zss(const struct fc_zms *fs)
+{
+	return fs->cfg.sector_size;
+}
+
+static inline uint32_t zwbs(const struct fc_zms *fs)
+{
+	return fs->cfg.flash->geo.write_size;
+}
+
+static inline uint32_t zal(const struct fc_zms *fs, uint32_t len)
+{
+	return FC_ALIGN_UP(len, zwbs(fs));
+}
+
+static inline uint8_t zerase_value(const struct fc_zms *fs)
+{
+	return fs->cfg.flash->geo.erase_value;
+}
+
+static inline fc_zms_id_t zhead_id(const struct fc_zms *fs)
+{
+	return fs->cfg.id64 ? UINT64_MAX : UINT32_MAX;
+}
+
+static inline uint32_t znext(const struct fc_zms *fs, uint32_t s)
+{
+	return s + 1 == fs->cfg.sector_count ? 0 : s + 1;
+}
+
+static inline uint32_t zprev(const struct fc_zms *fs, uint32_t s)
+{
+	return s ? s - 1 : fs->cfg.sector_count - 1;
+}
+
+static inline uint32_t empty_slot(const struct fc_zms *fs)
+{
+	return zss(fs) - fs->ate_size;
+}
+
+static inline uint32_t close_slot(const struct fc_zms *fs)
+{
+	return zss(fs) - 2 * fs->ate_size;
+}
+
+/* Highest slot an entry or gc_done ATE may take. */
+static inline uint32_t top_slot(const struct fc_zms *fs)
+{
+	return zss(fs) - 3 * fs->ate_size;
+}
+
+static inline bool zephyr_mode(const struct fc_zms *fs)
+{
+	return fs->cfg.lookup == FC_ZMS_LOOKUP_ZEPHYR;
+}
+
+int zms_flash_rd_(const struct fc_zms *fs, uint32_t addr, void *buf, uint32_t len);
+int zms_flash_wr_(struct fc_zms *fs, uint32_t addr, const void *buf, uint32_t len);
+int zms_erase_(struct fc_zms *fs, uint32_t s);
+int zms_al_write_(struct fc_zms *fs, uint32_t addr, const uint8_t *data, uint32_t len);
+int zms_dirty_end_(const struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end);
+
+void zms_ate_decode_(const struct fc_zms *fs, const uint8_t *b, struct zate *a);
+int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a);
+/* A window over a piece of one sector, for scans. */
+struct zms_win {
+	uint32_t addr, len;
+	uint8_t buf[ZMS_CHUNK];
+};
+
+int zms_win_ate_(const struct fc_zms *fs, struct zms_win *w, uint32_t addr, struct zate *a);
+int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a);
+void zms_ate_entry_(const struct fc_zms *fs, uint8_t *b, fc_zms_id_t id, const uint8_t *data,
+		    uint32_t len, uint32_t offset);
+void zms_ate_special_(const struct fc_zms *fs, uint8_t *b, uint32_t offset, uint8_t cycle);
+void zms_ate_empty_(const struct fc_zms *fs, uint8_t *b, uint8_t cycle);
+void zms_ate_seal_(uint8_t *b);
+int zms_ate_program_(struct fc_zms *fs, const uint8_t *b);
+
+bool zms_valid_(const struct zate *a, uint8_t cycle);
+bool zms_empty_valid_(const struct fc_zms *fs, const struct zate *a);
+bool zms_close_valid_(const struct fc_zms *fs, const struct zate *a);
+bool zms_gc_done_valid_(const struct fc_zms *fs, const struct zate *a);
+uint8_t zms_format_(const struct fc_zms *fs);
+int zms_header_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close);
+int zms_closed_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close);
+int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle);
+int zms_cycle_or_zero_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle);
+int zms_cycle_at_(const struct fc_zms *fs, uint32_t addr, uint32_t *last_sector, uint8_t *cycle);
+int zms_prev_addr_(const struct fc_zms *fs, uint32_t *addr);
+int zms_find_id_(const struct fc_zms *fs, fc_zms_id_t id, uint32_t start, uint32_t end,
+		 struct zate *a, uint32_t *found);
+uint32_t zms_max_steps_(const struct fc_zms *fs);
+int zms_free_in_(const struct fc_zms *fs, uint32_t data_wra, uint32_t ate_wra);
+
+/* zms.c: locate the write position and build the index, writing nothing. */
+int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg);
+
+/* ---- zms_index.c: exact id -> newest ATE map over the caller's slots ---- */
+
+void zms_index_clear_(struct fc_zms *fs);
+struct fc_zms_slot *zms_index_get_(const struct fc_zms *fs, fc_zms_id_t id);
+void zms_index_note_(struct fc_zms *fs, fc_zms_id_t id, uint32_t addr, uint32_t len);
+void zms_index_drop_sector_(struct fc_zms *fs, uint32_t s);
+int zms_index_build_(struct fc_zms *fs);
+int zms_index_free_space_(const struct fc_zms *fs);
+
+static inline fc_zms_id_t zms_slot_id(const struct fc_zms_slot *slot)
+{
+	return (fc_zms_id_t)slot->id_hi << 32 | slot->id_lo;
+}
+
+/* ---- zms_zephyr.c: Zephyr's lookup cache and free-space count ---- */
+
+uint32_t zms_zcache_start_(const struct fc_zms *fs, fc_zms_id_t id);
+void zms_zcache_note_(struct fc_zms *fs, fc_zms_id_t id, uint32_t addr);
+void zms_zcache_fill_(struct fc_zms *fs, uint32_t addr);
+void zms_zcache_drop_sector_(struct fc_zms *fs, uint32_t s);
+int zms_zcache_rebuild_(struct fc_zms *fs);
+int zms_zephyr_free_space_(const struct fc_zms *fs);
+
+#endif /* FDTCACHE_ZMS_INT_H */

@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * zms_log.c - the ZMS log on flash: addresses, aligned programs, the ATE
+ * codec, sector headers and Zephyr's newest-to-oldest walk.
+ *
+ * A sector ends with its empty ATE (cycle counter, version, magic, ATE
+ * format) and its close ATE (offset of the sector's last ATE); ATEs grow
+ * down below them, values up from offset 0. An ATE is valid when its crc8
+ * (over bytes 1..15) is right and its cycle byte is its sector's.
+ */
+#include "zms_int.h"
+#include "fdtcache/crc.h"
+
+/* ---- flash access ---- */
+
+static uint32_t dev_off(const struct fc_zms *fs, uint32_t addr)
+{
+	return fs->cfg.offset + zsect(fs, addr) * zss(fs) + zoffs(fs, addr);
+}
+
+static bool cache_on(const struct fc_zms *fs)
+{
+	return fs->cfg.ate_cache_size && !zephyr_mode(fs);
+}
+
+int zms_flash_rd_(const struct fc_zms *fs, uint32_t addr, void *buf, uint32_t len)
+{
+	return fc_flash_read(fs->cfg.flash, dev_off(fs, addr), buf, len);
+}
+
+/* The ATE cache mirrors flash: a program stores its bytes, a failed one empties it. */
+static void cache_programmed(struct fc_zms *fs, uint32_t addr, const uint8_t *buf, uint32_t len,
+			     int rc)
+{
+	uint32_t lo = fs->ate_cache_addr, hi = lo + fs->ate_cache_len;
+	uint32_t from = FC_MAX(addr, lo), to = FC_MIN(addr + len, hi);
+
+	if (!fs->ate_cache_len || from >= to)
+		return;
+	if (rc)
+		fs->ate_cache_len = 0;
+	else
+		FC_MEMCPY(fs->cfg.ate_cache + (from - lo), buf + (from - addr), to - from);
+}
+
+int zms_flash_wr_(struct fc_zms *fs, uint32_t addr, const void *buf, uint32_t len)
+{
+	int rc = fc_flash_prog(fs->cfg.flash, dev_off(fs, addr), buf, len);
+
+	cache_programmed(fs, addr, buf, len, rc);
+	return rc;
+}
+
+/* Zephyr's aligned write: the whole blocks, then the tail padded to one block. */
+int zms_al_write_(struct fc_zms *fs, uint32_t addr, const uint8_t *data, uint32_t len)
+{
+	uint8_t buf[FC_ZMS_BLOCK];
+	uint32_t blen = len & ~(zwbs(fs) - 1u);
+	int rc;
+
+	if (blen) {
+		rc = zms_flash_wr_(fs, addr, data, blen);
+		if (rc || len == blen)
+			return rc;
+	}
+	if (len == blen)
+		return 0;
+	FC_MEMSET(buf, zerase_value(fs), zwbs(fs));
+	FC_MEMCPY(buf, data + blen, len - blen);
+	return zms_flash_wr_(fs, addr + blen, buf, zwbs(fs));
+}
+
+/* Zephyr checks every erase by reading the sector back in ZMS_BLOCK_SIZE pieces. */
+static int erase_check(struct fc_zms *fs, uint32_t s)
+{
+	uint8_t buf[FC_ZMS_BLOCK];
+	uint32_t step = FC_ZMS_BLOCK & ~(zwbs(fs) - 1u);
+
+	for (uint32_t o = 0; o < zss(fs); o += step) {
+		uint32_t n = FC_MIN(step, zss(fs) - o);
+		int rc = zms_flash_rd_(fs, zaddr(fs, s, o), buf, n);
+
+		if (rc)
+			return rc;
+		for (uint32_t i = 0; i < n; i++)
+			if (buf[i] != zerase_value(fs))
+				return FC_EIO;
+	}
+	return 0;
+}
+
+/* Erase sector s (nothing on a device without explicit erase). */
+int zms_erase_(struct fc_zms *fs, uint32_t s)
+{
+	int rc;
+
+	if (fs->cfg.no_erase)
+		return 0;
+	if (fs->ate_cache_len && zsect(fs, fs->ate_cache_addr) == s)
+		fs->ate_cache_len = 0;
+	rc = fc_flash_erase(fs->cfg.flash, dev_off(fs, zaddr(fs, s, 0)), zss(fs));
+	if (!rc && zephyr_mode(fs))
+		rc = erase_check(fs, s);
+	return rc;
+}
+
+/*
+ * *end = offset just past the last byte that is not erased in [addr, addr +
+ * len) of one sector, or offs(addr) when all is erased. Reads top down.
+ */
+int zms_dirty_end_(const struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end)
+{
+	uint8_t buf[ZMS_CHUNK];
+	uint32_t lo = zoffs(fs, addr), hi = lo + len;
+
+	while (hi > lo) {
+		uint32_t n = FC_MIN(ZMS_CHUNK, hi - lo);
+		int rc = zms_flash_rd_(fs, zaddr(fs, zsect(fs, addr), hi - n), buf, n);
+
+		if (rc)
+			return rc;
+		for (uint32_t i = n; i > 0; i--) {
+			if (buf[i - 1] != zerase_value(fs)) {
+				*end = hi - n + i;
+				return 0;
+			}
+		}
+		hi -= n;
+	}
+	*end = lo;
+	return 0;
+}
+
+/* ---- the ATE codec ---- */
+
+uint8_t zms_format_(const struct fc_zms *fs)
+{
+	return fs->cfg.id64 ? 1 : 0;
+}
+
+void zms_ate_decode_(const struct fc_zms *fs, const uint8_t *b, struct zate *a)
+{
+	bool erased = true;
+
+	FC_MEMCPY(a->raw, b, FC_ZMS_ATE_BYTES);
+	a->crc8 = b[0];
+	a->cycle = b[1];
+	a->len = fc_get_le16(b + 2);
+	if (fs->cfg.id64) {
+		a->id = (fc_zms_id_t)fc_get_le32(b + 8) << 32 | fc_get_le32(b + 4);
+		a->offset = fc_get_le32(b + 12);
+		a->inl = a->raw + 12;
+	} else {
+		a->id = fc_get_le32(b + 4);
+		a->offset = fc_get_le32(b + 8);
+		a->inl = a->raw + 8;
+	}
+	a->meta = fc_get_le32(b + 12);
+	a->crc_ok = fc_crc8_ccitt(0xff, b + 1, FC_ZMS_ATE_BYTES - 1) == b[0];
+	for (uint32_t i = 0; i < FC_ZMS_ATE_BYTES; i++)
+		erased &= b[i] == zerase_value(fs);
+	a->erased = erased;
+}
+
+int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
+{
+	uint8_t b[FC_ZMS_ATE_BYTES];
+	int rc = zms_flash_rd_(fs, addr, b, sizeof(b));
+
+	if (!rc)
+		zms_ate_decode_(fs, b, a);
+	return rc;
+}
+
+/* An ATE through the caller's cache window: on a miss the aligned window is read. */
+int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a)
+{
+	uint32_t size = fs->cfg.ate_cache_size, lo = fs->ate_cache_addr, start;
+	int rc;
+
+	if (!cache_on(fs))
+		return zms_ate_read_(fs, addr, a);
+	if (!fs->ate_cache_len || zsect(fs, lo) != zsect(fs, addr) || addr < lo ||
+	    addr + FC_ZMS_ATE_BYTES > lo + fs->ate_cache_len) {
+		start = zoffs(fs, addr) & ~(size - 1u);
+		fs->ate_cache_len = 0;
+		rc = zms_flash_rd_(fs, zaddr(fs, zsect(fs, addr), start), fs->cfg.ate_cache,
+				   FC_MIN(size, zss(fs) - start));
+		if (rc)
+			return rc;
+		fs->ate_cache_addr = zaddr(fs, zsect(fs, addr), start);
+		fs->ate_cache_len = FC_MIN(size, zss(fs) - start);
+	}
+	zms_ate_decode_(fs, fs->cfg.ate_cache + (addr - fs->ate_cache_addr), a);
+	return 0;
+}
+
+/*
+ * An ATE through a scan window: the window holds the ZMS_CHUNK-aligned piece
+ * of the sector around it, so scans up or down read each piece once.
+ * Zephyr mode reads each ATE on its own, as Zephyr does.
+ */
+int zms_win_ate_(const struct fc_zms *fs, struct zms_win *w, uint32_t addr, struct zate *a)
+{
+	if (zephyr_mode(fs))
+		return zms_ate_read_(fs, addr, a);
+	if (!w->len || zsect(fs, w->addr) != zsect(fs, addr) || addr < w->addr ||
+	    addr + FC_ZMS_ATE_BYTES > w->addr + w->len) {
+		uint32_t start = zoffs(fs, addr) & ~(ZMS_CHUNK - 1u);
+		uint32_t len = FC_MIN(ZMS_CHUNK, zss(fs) - start);
+		int rc = zms_flash_rd_(fs, zaddr(fs, zsect(fs, addr), start), w->buf, len);
+
+		w->len = 0;
+		if (rc)
+			return rc;
+		w->addr = zaddr(fs, zsect(fs, addr), start);
+		w->len = len;
+	}
+	zms_ate_decode_(fs, w->buf + (addr - w->addr), a);
+	return 0;
+}
+
+void zms_ate_seal_(uint8_t *b)
+{
+	b[0] = fc_crc8_ccitt(0xff, b + 1, FC_ZMS_ATE_BYTES - 1);
+}
+
+static void put_id(const struct fc_zms *fs, uint8_t *b, fc_zms_id_t id)
+{
+	fc_put_le32(b + 4, (uint32_t)id);
+	if (fs->cfg.id64)
+		fc_put_le32(b + 8, (uint32_t)(id >> 32));
+}
+
+/* An entry ATE (len 0: a delete): zeroes, id, len, cycle, inline value or offset (+CRC). */
+void zms_ate_entry_(const struct fc_zms *fs, uint8_t *b, fc_zms_id_t id, const uint8_t *data,
+		    uint32_t len, uint32_t offset)
+{
+	uint32_t at = fs->cfg.id64 ? 12 : 8;
+
+	FC_MEMSET(b, 0, FC_ZMS_ATE_BYTES);
+	b[1] = fs->sector_cycle;
+	fc_put_le16(b + 2, (uint16_t)len);
+	put_id(fs, b, id);
+	if (len > fs->inline_max) {
+		fc_put_le32(b + at, offset);
+		if (fs->cfg.data_crc)
+			fc_put_le32(b + 12, fc_crc32_ieee(data, len));
+	} else if (len) {
+		FC_MEMCPY(b + at, data, len);
+	}
+	zms_ate_seal_(b);
+}
+
+/* A close or gc_done ATE: 0xff, head id, len 0, offset, cycle. */
+void zms_ate_special_(const struct fc_zms *fs, uint8_t *b, uint32_t offset, uint8_t cycle)
+{
+	FC_MEMSET(b, 0xff, FC_ZMS_ATE_BYTES);
+	b[1] = cycle;
+	fc_put_le16(b + 2, 0);
+	fc_put_le32(b + (fs->cfg.id64 ? 12 : 8), offset);
+	zms_ate_seal_(b);
+}
+
+/* An empty ATE: zeroes, head id, len 0xffff, cycle, version | magic | format. */
+void zms_ate_empty_(const struct fc_zms *fs, uint8_t *b, uint8_t cycle)
+{
+	FC_MEMSET(b, 0, FC_ZMS_ATE_BYTES);
+	b[1] = cycle;
+	fc_put_le16(b + 2, ZMS_EMPTY_LEN);
+	put_id(fs, b, zhead_id(fs));
+	fc_put_le32(b + 12, ZMS_VERSION | ZMS_MAGIC << 8 | (uint32_t)zms_format_(fs) << 16);
+	zms_ate_seal_(b);
+}
+
+/* Program an ATE at ate_wra and move ate_wra down one slot. */
+int zms_ate_program_(struct fc_zms *fs, const uint8_t *b)
+{
+	int rc = zms_al_write_(fs, fs->ate_wra, b, FC_ZMS_ATE_BYTES);
+
+	if (!rc)
+		fs->ate_wra -= fs->ate_size;
+	return rc;
+}
+
+/* ---- validity ---- */
+
+bool zms_valid_(const struct zate *a, uint8_t cycle)
+{
+	return a->crc_ok && a->cycle == cycle;
+}
+
+bool zms_empty_valid_(const struct fc_zms *fs, const struct zate *a)
+{
+	return a->crc_ok && a->len == ZMS_EMPTY_LEN && a->id == zhead_id(fs);
+}
+
+/* Also checks the offset stays inside the sector, so a walk never leaves it. */
+bool zms_close_valid_(const struct fc_zms *fs, const struct zate *a)
+{
+	return a->crc_ok && !a->len && a->id == zhead_id(fs) && a->offset < close_slot(fs) &&
+	       !((zss(fs) - a->offset) & (fs->ate_size - 1u));
+}
+
+bool zms_gc_done_valid_(const struct fc_zms *fs, const struct zate *a)
+{
+	return a->crc_ok && !a->len && a->id == zhead_id(fs);
+}
+
+int zms_header_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close)
+{
+	int rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), close);
+
+	return rc ? rc : zms_ate_read_(fs, zaddr(fs, s, empty_slot(fs)), empty);
+}
+
+/* 1 when sector s is closed (valid empty and close ATEs of one cycle), 0 if not. */
+int zms_closed_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close)
+{
+	int rc = zms_header_(fs, s, empty, close);
+
+	if (rc)
+		return rc;
+	return zms_empty_valid_(fs, empty) && zms_close_valid_(fs, close) &&
+	       empty->cycle == close->cycle;
+}
+
+/* The cycle of sector s's empty ATE; FC_ENOENT when it has none. */
+int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle)
+{
+	struct zate e;
+	int rc = zms_ate_read_(fs, zaddr(fs, s, empty_slot(fs)), &e);
+
+	if (rc)
+		return rc;
+	if (!zms_empty_valid_(fs, &e))
+		return FC_ENOENT;
+	*cycle = e.cycle;
+	return 0;
+}
+
+/* As zms_sector_cycle_, with cycle 0 for a sector without an empty ATE (as Zephyr). */
+int zms_cycle_or_zero_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle)
+{
+	int rc = zms_sector_cycle_(fs, s, cycle);
+
+	if (rc == FC_ENOENT) {
+		*cycle = 0;
+		rc = 0;
+	}
+	return rc;
+}
+
+/* The cycle the ATE at addr is checked against, read again only on a new sector. */
+int zms_cycle_at_(const struct fc_zms *fs, uint32_t addr, uint32_t *last_sector, uint8_t *cycle)
+{
+	int rc;
+
+	if (zsect(fs, addr) == *last_sector)
+		return 0;
+	rc = zms_cycle_or_zero_(fs, zsect(fs, addr), cycle);
+	if (!rc)
+		*last_sector = zsect(fs, addr);
+	return rc;
+}
+
+/* ---- Zephyr's walk ---- */
+
+/*
+ * The next older slot after *addr: up one slot, or at the top of a sector
+ * into the previous sector at its last ATE when that one is closed; back
+ * at ate_wra when the log ends.
+ */
+int zms_prev_addr_(const struct fc_zms *fs, uint32_t *addr)
+{
+	struct zate empty, close;
+	uint32_t s;
+	int rc;
+
+	*addr += fs->ate_size;
+	if (zoffs(fs, *addr) != close_slot(fs))
+		return 0;
+	s = zprev(fs, zsect(fs, *addr));
+	rc = zms_closed_(fs, s, &empty, &close);
+	if (rc < 0)
+		return rc;
+	*addr = rc ? zaddr(fs, s, close.offset) : fs->ate_wra;
+	return 0;
+}
+
+uint32_t zms_max_steps_(const struct fc_zms *fs)
+{
+	uint32_t shift = fs->ate_size == 32 ? 5 : 4;
+
+	return fs->cfg.sector_count * ((zss(fs) >> shift) + 1);
+}
+
+/*
+ * Zephyr's zms_find_ate_with_id: walk from start towards older ATEs until
+ * end, stopping at the first ATE of id valid in its sector's cycle.
+ * Returns 1 with *a and *found, 0 when there is none, or an error.
+ */
+int zms_find_id_(const struct fc_zms *fs, fc_zms_id_t id, uint32_t start, uint32_t end,
+		 struct zate *a, uint32_t *found)
+{
+	uint32_t addr = start, cur, last_sector = ZMS_NO_ADDR, steps = 0;
+	uint8_t cycle = 0;
+	int rc;
+
+	do {
+		cur = addr;
+		rc = zms_ate_read_(fs, cur, a);
+		if (!rc)
+			rc = zms_prev_addr_(fs, &addr);
+		if (rc)
+			return rc;
+		if (a->id != id)
+			goto next;
+		rc = zms_cycle_at_(fs, cur, &last_sector, &cycle);
+		if (rc)
+			return rc;
+		if (zms_valid_(a, cycle)) {
+			*found = cur;
+			return 1;
+		}
+next:
+		if (++steps > zms_max_steps_(fs))
+			return FC_ECORRUPT;
+	} while (addr != end);
+	return 0;
+}
+
+/* Zephyr's zms_free_space: room for values between data_wra and ate_wra. */
+int zms_free_in_(const struct fc_zms *fs, uint32_t data_wra, uint32_t ate_wra)
+{
+	int64_t space;
+
+	if (ate_wra < 2 * fs->ate_size)
+		return 0;
+	space = (int64_t)ate_wra - data_wra - fs->ate_size;
+	if (space < 0)
+		return 0;
+	if (space < fs->inline_max)
+		return fs->inline_max;
+	return (int)space;
+}

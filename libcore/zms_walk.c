@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * zms_walk.c - a read-only walk over a ZMS partition, for tools: every
+ * sector with its header and, for sectors of the log, every ATE with what
+ * the engine makes of it.
+ */
+#include "zms_int.h"
+#include "fdtcache/crc.h"
+
+struct walk {
+	struct fc_zms fs;
+	const struct fc_zms_walk_ops *ops;
+	void *ctx;
+};
+
+static enum fc_zms_ate_status ate_status(const struct fc_zms *fs, const struct zate *a,
+					 uint32_t addr, uint8_t cycle)
+{
+	const struct fc_zms_slot *slot;
+
+	if (!zms_valid_(a, cycle))
+		return FC_ZMS_ATE_BAD;
+	if (a->id == zhead_id(fs))
+		return FC_ZMS_ATE_GC_DONE;
+	slot = zms_index_get_(fs, a->id);
+	if (!slot || (slot->addr & ~ZMS_DEL_FLAG) != addr)
+		return FC_ZMS_ATE_STALE;
+	return a->len ? FC_ZMS_ATE_LIVE : FC_ZMS_ATE_DELETED;
+}
+
+static int data_crc_ok(const struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok)
+{
+	uint8_t buf[ZMS_CHUNK];
+	uint32_t crc = 0, src = zaddr(fs, s, 0) + a->offset;
+
+	*ok = false;
+	if (!fs->cfg.data_crc || a->len <= fs->inline_max || (uint64_t)a->offset + a->len > zss(fs))
+		return 0;
+	for (uint32_t done = 0; done < a->len; done += sizeof(buf)) {
+		uint32_t n = FC_MIN((uint32_t)sizeof(buf), a->len - done);
+		int rc = zms_flash_rd_(fs, src + done, buf, n);
+
+		if (rc)
+			return rc;
+		crc = fc_crc32_ieee_update(crc, buf, n);
+	}
+	*ok = crc == a->meta;
+	return 0;
+}
+
+static void count(struct fc_zms_sector_info *si, const struct fc_zms *fs,
+		  const struct fc_zms_ate_info *ai)
+{
+	switch (ai->status) {
+	case FC_ZMS_ATE_LIVE:
+		si->live++;
+		if (ai->len > fs->inline_max)
+			si->live_bytes += zal(fs, ai->len);
+		break;
+	case FC_ZMS_ATE_STALE:
+		si->stale++;
+		break;
+	case FC_ZMS_ATE_DELETED:
+		si->deleted++;
+		break;
+	case FC_ZMS_ATE_BAD:
+		si->bad++;
+		break;
+	case FC_ZMS_ATE_GC_DONE:
+		break;
+	}
+}
+
+/* Report the non-erased slots of sector s from offset lo up. */
+static int walk_ates(struct walk *wk, uint32_t s, uint32_t lo, struct fc_zms_sector_info *si)
+{
+	const struct fc_zms *fs = &wk->fs;
+	struct zms_win w = { .len = 0 };
+	struct fc_zms_ate_info ai;
+	struct zate a;
+
+	for (uint32_t o = lo; o <= top_slot(fs); o += fs->ate_size) {
+		uint32_t at = zaddr(fs, s, o);
+		int rc = zms_win_ate_(fs, &w, at, &a);
+
+		if (rc)
+			return rc;
+		if (a.erased)
+			continue;
+		FC_MEMSET(&ai, 0, sizeof(ai));
+		ai.addr = at;
+		ai.id = a.id;
+		ai.len = a.len;
+		ai.offset = a.len > fs->inline_max ? a.offset : 0;
+		ai.cycle = a.cycle;
+		FC_MEMCPY(ai.raw, a.raw, sizeof(ai.raw));
+		ai.status = ate_status(fs, &a, at, si->cycle);
+		if (ai.status == FC_ZMS_ATE_LIVE) {
+			rc = data_crc_ok(fs, s, &a, &ai.data_crc_ok);
+			if (rc)
+				return rc;
+		}
+		count(si, fs, &ai);
+		if (wk->ops->ate) {
+			rc = wk->ops->ate(wk->ctx, &ai);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int sector_info(const struct fc_zms *fs, uint32_t s, struct fc_zms_sector_info *si)
+{
+	struct zate empty, close;
+	int rc = zms_header_(fs, s, &empty, &close);
+
+	if (rc)
+		return rc;
+	FC_MEMSET(si, 0, sizeof(*si));
+	si->sector = s;
+	si->close_cycle = close.cycle;
+	if (!zms_empty_valid_(fs, &empty))
+		return 0;
+	si->state = zms_close_valid_(fs, &close) && close.cycle == empty.cycle ?
+			    FC_ZMS_SECTOR_CLOSED : FC_ZMS_SECTOR_OPEN;
+	si->cycle = empty.cycle;
+	si->format = (uint8_t)(empty.meta >> 16 & 0xf);
+	si->version = (uint8_t)(empty.meta & 0xff);
+	return 0;
+}
+
+static int report(struct walk *wk, const struct fc_zms_sector_info *si)
+{
+	return wk->ops->sector ? wk->ops->sector(wk->ctx, si) : 0;
+}
+
+/* The next older sector of the log after s, or ZMS_NO_ADDR where the log ends. */
+static int older(const struct fc_zms *fs, uint32_t s, uint32_t ws, uint32_t *prev, uint32_t *lo)
+{
+	struct zate empty, close;
+	int rc;
+
+	*prev = zprev(fs, s);
+	if (*prev == ws)
+		goto end;
+	rc = zms_closed_(fs, *prev, &empty, &close);
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		*lo = close.offset;
+		return 0;
+	}
+end:
+	*prev = ZMS_NO_ADDR;
+	return 0;
+}
+
+int fc_zms_walk(const struct fc_zms_config *cfg, const struct fc_zms_walk_ops *ops, void *ctx)
+{
+	struct walk wk = { .ops = ops, .ctx = ctx };
+	struct fc_zms *fs = &wk.fs;
+	struct fc_zms_sector_info si;
+	uint32_t n, ws, s, lo, age = 0;
+	int rc;
+
+	if (!ops || cfg->lookup != FC_ZMS_LOOKUP_INDEX)
+		return FC_EINVAL;
+	rc = zms_mount_ro_(fs, cfg);
+	if (rc)
+		return rc;
+	if (fs->index_refused)
+		return FC_ENOMEM;
+	n = cfg->sector_count;
+	ws = zsect(fs, fs->ate_wra);
+	lo = zoffs(fs, fs->ate_wra) + fs->ate_size;
+	for (s = ws; s != ZMS_NO_ADDR; age++) {
+		rc = sector_info(fs, s, &si);
+		if (rc)
+			return rc;
+		if (s == ws)
+			si.cycle = fs->sector_cycle;
+		si.age = age;
+		si.in_log = true;
+		rc = walk_ates(&wk, s, lo, &si);
+		if (!rc)
+			rc = report(&wk, &si);
+		if (!rc)
+			rc = older(fs, s, ws, &s, &lo);
+		if (rc)
+			return rc;
+	}
+	for (; age < n; age++) {
+		rc = sector_info(fs, ws >= age ? ws - age : ws + n - age, &si);
+		if (rc)
+			return rc;
+		si.age = age;
+		rc = report(&wk, &si);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

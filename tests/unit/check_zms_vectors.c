@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Interoperability with Zephyr's ZMS: every image of fixtures/zms/zephyr
+ * mounts and reads back exactly what Zephyr read from it, with Zephyr's
+ * write pointers, cycle and free space (in every lookup mode; the
+ * differences on power-cut images are the torn-data rule, checked here),
+ * and replaying the README's workloads on a blank device writes the same
+ * image byte for byte with the same number of programs and erases.
+ */
+#include "check_util.h"
+#include "check_zms_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const images[] = {
+	"zms_small_wbs1", "zms_small_wbs2", "zms_small_wbs4", "zms_small_wbs8",
+	"zms_small_wbs32", "zms_inline_only", "zms_large_values", "zms_history",
+	"zms_deletes_nowrap", "zms_gc_wrap_nor", "zms_rram_cycles", "zms_rram_cycle_wrap",
+	"zms_crc_small", "zms_crc_gc", "zms_id64_small", "zms_cache_on", "zms_cache_off",
+	"zms_no_double_write", "zms_cut_data", "zms_cut_ate", "zms_cut_ate_inline",
+	"zms_cut_gc_copy", "zms_cut_erase", "zms_rram_cut_empty", "settings_rpl",
+	"settings_many_saves", "settings_cut",
+};
+
+/* Images where a cut value or ATE left bytes above Zephyr's data_wra. */
+static bool torn_data(const char *name)
+{
+	return !strcmp(name, "zms_cut_data") || !strcmp(name, "zms_cut_ate");
+}
+
+static void check_entries(struct fc_zms *fs, const char *name, const struct zms_expect *e)
+{
+	static uint8_t buf[1100];
+
+	for (guint k = 0; k < e->entries->len; k++) {
+		const struct zms_entry *en = &g_array_index(e->entries, struct zms_entry, k);
+		int rc = fc_zms_read(fs, en->id, buf, sizeof(buf));
+
+		ck_assert_msg(rc == (int)en->len, "%s: id 0x%llx: read %d, want len %u", name,
+			      (unsigned long long)en->id, rc, en->len);
+		ck_assert_msg(!memcmp(buf, en->data, en->len), "%s: id 0x%llx: data differs", name,
+			      (unsigned long long)en->id);
+	}
+}
+
+static bool expected_id(const struct zms_expect *e, uint64_t id)
+{
+	for (guint k = 0; k < e->entries->len; k++)
+		if (g_array_index(e->entries, struct zms_entry, k).id == id)
+			return true;
+	return false;
+}
+
+static void check_state(struct fc_zms *fs, const char *name, const struct zms_expect *e,
+			bool zephyr_rules)
+{
+	uint32_t ds = fc_zms_addr_sector(fs, fs->data_wra), dof = fc_zms_addr_offset(fs, fs->data_wra);
+
+	ck_assert_msg(fc_zms_addr_sector(fs, fs->ate_wra) == e->ate_sector &&
+			      fc_zms_addr_offset(fs, fs->ate_wra) == e->ate_off,
+		      "%s: ate_wra %x, Zephyr %u:%x", name, fs->ate_wra, e->ate_sector, e->ate_off);
+	ck_assert_uint_eq(fs->sector_cycle, e->cycle);
+	ck_assert_int_eq(fc_zms_calc_free_space(fs), e->free_space);
+	if (zephyr_rules || !torn_data(name)) {
+		ck_assert_msg(ds == e->data_sector && dof == e->data_off,
+			      "%s: data_wra %u:%x, Zephyr %u:%x", name, ds, dof, e->data_sector,
+			      e->data_off);
+		ck_assert_int_eq(fc_zms_active_sector_free_space(fs), e->active_free);
+	} else {
+		/* past the torn bytes, still below the ATEs */
+		ck_assert_uint_eq(ds, e->data_sector);
+		ck_assert_uint_gt(dof, e->data_off);
+		ck_assert_uint_le(dof, fc_zms_addr_offset(fs, fs->ate_wra));
+	}
+}
+
+/* The full index: Zephyr's state and values; misses and free space read nothing. */
+START_TEST(vector_index)
+{
+	const char *name = images[_i];
+	struct zms_expect e;
+	struct zms_dev *d;
+	struct fc_zms fs;
+	struct fc_zms_config cfg;
+	uint8_t buf[8];
+
+	zms_expect_load(name, &e);
+	d = zms_dev_new(name, &e);
+	cfg = zms_dev_config(d, &e, FC_ZMS_LOOKUP_INDEX, 1024);
+	if (_i % 2) {
+		cfg.ate_cache = d->ate_cache;
+		cfg.ate_cache_size = sizeof(d->ate_cache);
+	}
+	ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
+	ck_assert_uint_eq(d->cnt.progs, e.mount_progs);
+	ck_assert_uint_eq(d->cnt.erases, e.mount_erases);
+	check_state(&fs, name, &e, false);
+	check_entries(&fs, name, &e);
+	counting_flash_reset(&d->cnt);
+	for (uint64_t id = 0; id < 0x1000; id++) {
+		uint64_t probe = e.id64 ? ((0x5a000000ull + id) << 32 | (0x100 + id)) + 1 : id;
+
+		if (!expected_id(&e, probe))
+			ck_assert_int_eq(fc_zms_read(&fs, probe, buf, sizeof(buf)), FC_ENOENT);
+	}
+	for (guint k = 0; k < e.entries->len; k++) {
+		uint64_t id = g_array_index(e.entries, struct zms_entry, k).id ^ 0x2;
+
+		if (!expected_id(&e, id))
+			ck_assert_int_eq(fc_zms_read(&fs, id, buf, sizeof(buf)), FC_ENOENT);
+	}
+	ck_assert_int_eq(fc_zms_calc_free_space(&fs), e.free_space);
+	ck_assert_uint_eq(d->cnt.reads, 0);
+	/* a second mount finds the same and writes nothing */
+	counting_flash_reset(&d->cnt);
+	ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
+	ck_assert_uint_eq(d->cnt.progs + d->cnt.erases, 0);
+	check_entries(&fs, name, &e);
+	zms_dev_free(d);
+	zms_expect_free(&e);
+}
+END_TEST
+
+/* Zephyr's own lookups (with the build's cache, and none), and an index too small for the ids. */
+START_TEST(vector_other_lookups)
+{
+	const char *name = images[_i];
+	struct zms_expect e;
+
+	zms_expect_load(name, &e);
+	for (int mode = 0; mode < 3; mode++) {
+		struct zms_dev *d = zms_dev_new(name, &e);
+		enum fc_zms_lookup lookup = mode < 2 ? FC_ZMS_LOOKUP_ZEPHYR : FC_ZMS_LOOKUP_INDEX;
+		uint32_t slots = mode == 0 ? (e.cache ? e.cache : 128) : mode == 1 ? 0 : 8;
+		struct fc_zms_config cfg = zms_dev_config(d, &e, lookup, slots);
+		struct fc_zms fs;
+
+		ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
+		ck_assert_uint_eq(d->cnt.progs, e.mount_progs);
+		ck_assert_uint_eq(d->cnt.erases, e.mount_erases);
+		check_state(&fs, name, &e, lookup == FC_ZMS_LOOKUP_ZEPHYR);
+		check_entries(&fs, name, &e);
+		zms_dev_free(d);
+	}
+	zms_expect_free(&e);
+}
+END_TEST
+
+struct walk_count {
+	const struct zms_expect *e;
+	unsigned int live, sectors;
+};
+
+static int walk_ate(void *ctx, const struct fc_zms_ate_info *ai)
+{
+	struct walk_count *wc = ctx;
+
+	if (ai->status == FC_ZMS_ATE_LIVE) {
+		ck_assert(expected_id(wc->e, ai->id));
+		wc->live++;
+	}
+	return 0;
+}
+
+static int walk_sector(void *ctx, const struct fc_zms_sector_info *si)
+{
+	struct walk_count *wc = ctx;
+
+	(void)si;
+	wc->sectors++;
+	return 0;
+}
+
+/* The read-only walk: the live ATEs are Zephyr's entries, and nothing is written. */
+START_TEST(vector_walk)
+{
+	const char *name = images[_i];
+	struct zms_expect e;
+	struct zms_dev *d;
+	struct fc_zms_config cfg;
+	struct walk_count wc = { .e = &e };
+	struct fc_zms_walk_ops ops = { .sector = walk_sector, .ate = walk_ate };
+	guint deletes_alive = 0;
+
+	zms_expect_load(name, &e);
+	d = zms_dev_new(name, &e);
+	cfg = zms_dev_config(d, &e, FC_ZMS_LOOKUP_INDEX, 1024);
+	ck_assert_int_eq(fc_zms_walk(&cfg, &ops, &wc), 0);
+	ck_assert_uint_eq(d->cnt.progs + d->cnt.erases, 0);
+	ck_assert_uint_eq(wc.sectors, e.sectors);
+	/* a GC the mount would redo leaves copies: those images count each entry once anyway */
+	ck_assert_uint_eq(wc.live + deletes_alive, e.entries->len);
+	zms_dev_free(d);
+	zms_expect_free(&e);
+}
+END_TEST
+
+/*
+ * The torn-data trap: after zms_cut_data's cut, Zephyr programs the next
+ * value over the half-written bytes (a strict NOR device refuses it);
+ * this engine writes it above them and reads it back intact.
+ */
+START_TEST(torn_data_not_programmed_over)
+{
+	static const char *const cut[] = { "zms_cut_data", "zms_cut_ate" };
+
+	for (int k = 0; k < 2; k++) {
+		struct zms_expect e;
+		struct zms_dev *d;
+		static uint8_t mem[8192];
+		struct fc_flash_sim_unit units[8];
+		struct fc_flash_sim sim;
+		struct fc_flash_sim_config scfg = { .timing = { { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 } } };
+		struct fc_zms_config cfg;
+		struct fc_zms fs;
+		uint8_t val[24], back[24];
+
+		zms_expect_load(cut[k], &e);
+		d = zms_dev_new(cut[k], &e);
+		for (int z = 0; z < 2; z++) {
+			memcpy(mem, d->mem, d->size);
+			scfg.geo = d->ram.dev.geo;
+			ck_assert_int_eq(fc_flash_sim_init(&sim, &scfg, mem, units), 0);
+			cfg = zms_dev_config(d, &e, z ? FC_ZMS_LOOKUP_ZEPHYR : FC_ZMS_LOOKUP_INDEX,
+					     z ? 0 : 64);
+			cfg.flash = &sim.dev;
+			for (int i = 0; i < 24; i++)
+				val[i] = (uint8_t)(0x5a + i);
+			ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
+			if (z) {
+				ck_assert_int_eq(fc_zms_write(&fs, 0x7e57, val, 24), FC_ENOTERASED);
+				continue;
+			}
+			ck_assert_int_eq(fc_zms_write(&fs, 0x7e57, val, 24), 24);
+			ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
+			ck_assert_int_eq(fc_zms_read(&fs, 0x7e57, back, sizeof(back)), 24);
+			ck_assert(!memcmp(val, back, 24));
+			check_entries(&fs, cut[k], &e);
+		}
+		zms_dev_free(d);
+		zms_expect_free(&e);
+	}
+}
+END_TEST
+
+/* ---- replay: the README's workloads on a blank device ---- */
+
+struct workload {
+	const char *name;
+	unsigned int entries, len_mod, fixed_len; /* len_mod: 1 + (7i) % len_mod */
+	const char *passes;
+	unsigned int progs, erases;
+};
+
+static const struct workload workloads[] = {
+	{ "zms_small_wbs1", 8, 13, 0, "new", 12, 1 },
+	{ "zms_small_wbs2", 8, 13, 0, "new", 14, 1 },
+	{ "zms_small_wbs4", 8, 13, 0, "new", 15, 1 },
+	{ "zms_small_wbs8", 8, 13, 0, "new", 15, 1 },
+	{ "zms_small_wbs32", 8, 13, 0, "new", 12, 1 },
+	{ "zms_inline_only", 40, 8, 0, "new", 41, 1 },
+	{ "zms_large_values", 12, 0, 700, "new", 55, 3 },
+	{ "zms_history", 10, 0, 4, "new,new,new,same", 41, 1 },
+	{ "zms_deletes_nowrap", 40, 0, 4, "new,del:3", 55, 1 },
+	{ "zms_gc_wrap_nor", 20, 13, 0, "new,part:3*60", 924, 13 },
+	{ "zms_rram_cycles", 20, 13, 0, "new,part:3*60", 858, 0 },
+	{ "zms_rram_cycle_wrap", 4, 0, 4, "new*8000", 36650, 0 },
+	{ "zms_crc_small", 8, 13, 0, "new", 15, 1 },
+	{ "zms_crc_gc", 16, 40, 0, "new,part:2*12", 294, 6 },
+	{ "zms_id64_small", 8, 13, 0, "new", 16, 1 },
+	{ "zms_cache_on", 30, 12, 0, "new,part:2*10,del:7", 323, 6 },
+	{ "zms_cache_off", 30, 12, 0, "new,part:2*10,del:7", 323, 6 },
+	{ "zms_no_double_write", 16, 13, 0, "new,same,part:2,same,del:4,del:4", 35, 1 },
+};
+
+static uint64_t vec_id(const struct zms_expect *e, unsigned int i)
+{
+	return e->id64 ? ((0x5a000000ull + i) << 32 | (0x100 + i)) : i + 1;
+}
+
+struct replay {
+	const struct workload *w;
+	const struct zms_expect *e;
+	struct fc_zms *fs;
+	unsigned int g;
+	int cur_len[64];
+	uint8_t cur[64][700];
+};
+
+static void put(struct replay *r, unsigned int i, unsigned int len)
+{
+	uint8_t *v = r->cur[i], old[700];
+	bool same = r->cur_len[i] == (int)len;
+
+	memcpy(old, v, len);
+	nvs_vector_value(v, i, r->g, len);
+	same = same && !memcmp(old, v, len);
+	/* short values of one entry are equal in every pass: NO_DOUBLE_WRITE skips them */
+	ck_assert_int_eq(fc_zms_write(r->fs, vec_id(r->e, i), v, len), r->e->ndw && same ? 0 : (int)len);
+	r->cur_len[i] = (int)len;
+}
+
+static void run_pass(struct replay *r, const char *pass)
+{
+	const struct workload *w = r->w;
+	unsigned int k = 0;
+
+	r->g++;
+	for (unsigned int i = 0; i < w->entries; i++) {
+		unsigned int len = w->len_mod ? 1 + (7 * i) % w->len_mod : w->fixed_len;
+		int rc;
+
+		if (!strcmp(pass, "new")) {
+			put(r, i, len);
+		} else if (!strcmp(pass, "same")) {
+			if (r->cur_len[i] < 0)
+				continue;
+			rc = fc_zms_write(r->fs, vec_id(r->e, i), r->cur[i], (size_t)r->cur_len[i]);
+			ck_assert_int_eq(rc, r->e->ndw ? 0 : r->cur_len[i]);
+		} else if (sscanf(pass, "del:%u", &k) == 1) {
+			if (i % k)
+				continue;
+			ck_assert_int_eq(fc_zms_delete(r->fs, vec_id(r->e, i)), 0);
+			r->cur_len[i] = -1;
+		} else if (sscanf(pass, "part:%u", &k) == 1) {
+			if (i % k == 0)
+				put(r, i, len);
+		} else {
+			ck_abort_msg("unknown pass %s", pass);
+		}
+	}
+}
+
+START_TEST(replay_workload)
+{
+	const struct workload *w = &workloads[_i];
+	static struct replay r;
+	struct zms_expect e;
+	struct zms_dev *d;
+	uint8_t *want;
+	size_t want_len;
+	char *rel = g_strdup_printf(ZMS_VEC_DIR "/%s.bin", w->name);
+	static uint8_t mem[32768];
+	struct fc_flash_sim_unit units[8];
+	struct fc_flash_sim sim;
+	struct fc_flash_sim_config scfg = { .timing = { { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 } } };
+	struct fc_zms_config cfg;
+	struct fc_zms fs;
+	char **passes;
+
+	zms_expect_load(w->name, &e);
+	d = zms_dev_new(NULL, &e);
+	want = fc_check_load(rel, &want_len);
+	memset(mem, 0xff, d->size);
+	scfg.geo = d->ram.dev.geo;
+	ck_assert_int_eq(fc_flash_sim_init(&sim, &scfg, mem, units), 0);
+	cfg = zms_dev_config(d, &e, FC_ZMS_LOOKUP_INDEX, 64);
+	/* RRAM overwrites: the plain RAM device; NOR: the simulator refuses double programs */
+	cfg.flash = e.no_erase ? &d->cnt.dev : &sim.dev;
+	ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
+	memset(&r, 0, sizeof(r));
+	r.w = w;
+	r.e = &e;
+	r.fs = &fs;
+	for (unsigned int i = 0; i < 64; i++)
+		r.cur_len[i] = -1;
+	passes = g_strsplit(w->passes, ",", -1);
+	for (char **p = passes; *p; p++) {
+		char *star = strchr(*p, '*');
+		unsigned int times = star ? (unsigned int)atoi(star + 1) : 1;
+
+		if (star)
+			*star = 0;
+		for (unsigned int t = 0; t < times; t++)
+			run_pass(&r, *p);
+	}
+	g_strfreev(passes);
+	ck_assert_uint_eq(want_len, d->size);
+	{
+		const uint8_t *got = e.no_erase ? d->mem : mem;
+
+		for (size_t k = 0; k < want_len; k++)
+			ck_assert_msg(got[k] == want[k], "%s: byte 0x%zx is %02x, Zephyr %02x", w->name,
+				      k, got[k], want[k]);
+	}
+	if (e.no_erase) {
+		ck_assert_uint_eq(d->cnt.progs, w->progs);
+		ck_assert_uint_eq(d->cnt.erases, w->erases);
+	} else {
+		ck_assert_uint_eq(sim.stats.progs, w->progs);
+		ck_assert_uint_eq(sim.stats.erases, w->erases);
+	}
+	g_free(want);
+	g_free(rel);
+	zms_dev_free(d);
+	zms_expect_free(&e);
+}
+END_TEST
+
+static Suite *zms_vectors_suite(void)
+{
+	Suite *s = suite_create("zms_vectors");
+	TCase *tc = tcase_create("vectors");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, vector_index, 0, (int)FC_ARRAY_SIZE(images));
+	tcase_add_loop_test(tc, vector_other_lookups, 0, (int)FC_ARRAY_SIZE(images));
+	tcase_add_loop_test(tc, vector_walk, 0, (int)FC_ARRAY_SIZE(images));
+	tcase_add_test(tc, torn_data_not_programmed_over);
+	tcase_add_loop_test(tc, replay_workload, 0, (int)FC_ARRAY_SIZE(workloads));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fc_check_run(zms_vectors_suite());
+}
