@@ -9,6 +9,7 @@
  */
 #include "check_util.h"
 #include "check_zms_util.h"
+#include "fdtcache/flash_sim.h"
 
 #include <stdio.h>
 #include <string.h>
