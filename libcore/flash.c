@@ -15,11 +15,21 @@ static bool in_bounds(const struct fc_flash *dev, uint32_t off, uint32_t len)
 	return off <= dev->geo.size && len <= dev->geo.size - off;
 }
 
+/*
+ * A callback's result under the contract: 0 or a negative code. A positive
+ * value (a HAL's byte count) is a port bug that must not pass for success.
+ */
+static int device_result(int rc)
+{
+	FC_ASSERT(rc <= 0);
+	return rc > 0 ? FC_EIO : rc;
+}
+
 int fc_flash_read(const struct fc_flash *dev, uint32_t off, void *buf, uint32_t len)
 {
 	if (!in_bounds(dev, off, len))
 		return FC_ERANGE;
-	return len ? dev->read(dev->ctx, off, buf, len) : 0;
+	return len ? device_result(dev->read(dev->ctx, off, buf, len)) : 0;
 }
 
 int fc_flash_prog(const struct fc_flash *dev, uint32_t off, const void *buf, uint32_t len)
@@ -28,7 +38,7 @@ int fc_flash_prog(const struct fc_flash *dev, uint32_t off, const void *buf, uin
 		return FC_ERANGE;
 	if ((off | len) & (dev->geo.write_size - 1))
 		return FC_EALIGN;
-	return len ? dev->prog(dev->ctx, off, buf, len) : 0;
+	return len ? device_result(dev->prog(dev->ctx, off, buf, len)) : 0;
 }
 
 int fc_flash_erase(const struct fc_flash *dev, uint32_t off, uint32_t len)
@@ -37,7 +47,7 @@ int fc_flash_erase(const struct fc_flash *dev, uint32_t off, uint32_t len)
 		return FC_ERANGE;
 	if (off % dev->geo.erase_size || len % dev->geo.erase_size)
 		return FC_EALIGN;
-	return len ? dev->erase(dev->ctx, off, len) : 0;
+	return len ? device_result(dev->erase(dev->ctx, off, len)) : 0;
 }
 
 static int ram_read(void *ctx, uint32_t off, void *buf, uint32_t len)

@@ -20,14 +20,14 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Internal consistency checks; a port may map this to its own assert. */
+/*
+ * Checks of what only a broken port can violate (a flash callback that
+ * returns a positive value, see flash.h); a port may map this to its own
+ * assert to find the bug. Off by default: the call then fails with an
+ * error code instead.
+ */
 #ifndef FC_ASSERT
 #define FC_ASSERT(cond) ((void)0)
-#endif
-
-/* Debug tracing, printf-style; compiled out unless a port provides it. */
-#ifndef FC_TRACE
-#define FC_TRACE(...) ((void)0)
 #endif
 
 #ifndef FC_MEMCPY

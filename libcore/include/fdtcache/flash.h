@@ -5,6 +5,22 @@
  * Every access goes through fc_flash_read/prog/erase, which check bounds and
  * alignment before calling the device, so a device callback only ever sees
  * valid requests. Offsets are relative to the start of the device.
+ *
+ * The callback contract, for a port's own device:
+ * - A callback is called only with len > 0 and [off, off + len) inside the
+ *   device; prog with off and len multiples of write_size, erase with
+ *   multiples of erase_size.
+ * - It finishes the whole request before it returns (a busy device is waited
+ *   for inside the callback, e.g. with poll.h) and returns 0, or a negative
+ *   FC_E* code when the request was not done: FC_EIO (a device error),
+ *   FC_EPOWER, FC_ENOTERASED, FC_EWORN, FC_EROFS. A read returns 0 only with
+ *   all len bytes in buf; after a failed prog or erase the bytes concerned
+ *   are unknown.
+ * - It never returns a positive value. A HAL that returns the byte count
+ *   (as many do) must be wrapped. A positive return is a port bug: the
+ *   FC_ASSERT hook fails (fc_env.h), and fc_flash_read/prog/erase return
+ *   FC_EIO, so it can never pass for success.
+ * - buf is the caller's only for the call; ctx is passed back unchanged.
  */
 #ifndef FDTCACHE_FLASH_H
 #define FDTCACHE_FLASH_H
@@ -21,7 +37,7 @@ struct fc_flash_geometry {
 
 struct fc_flash {
 	struct fc_flash_geometry geo;
-	/* Callbacks return 0 or a negative FC_E* code; ctx is passed back. */
+	/* Callbacks follow the contract above; ctx is passed back. */
 	int (*read)(void *ctx, uint32_t off, void *buf, uint32_t len);
 	int (*prog)(void *ctx, uint32_t off, const void *buf, uint32_t len);
 	int (*erase)(void *ctx, uint32_t off, uint32_t len);
@@ -36,22 +52,41 @@ struct fc_flash {
 int fc_flash_geometry_check(const struct fc_flash_geometry *geo);
 
 /*
- * fc_flash_read - read len bytes at off.
- * Returns 0; FC_ERANGE outside the device; or the device's error.
+ * fc_flash_read - read len bytes at off into buf (nothing when len is 0).
+ *
+ * returns:
+ *	0, buf holds the bytes
+ *	FC_ERANGE, [off, off + len) is not inside the device (no call made)
+ *	FC_EIO, the device failed, or broke the contract with a positive return
+ *	the device's own negative FC_E* code otherwise
  */
 int fc_flash_read(const struct fc_flash *dev, uint32_t off, void *buf, uint32_t len);
 
 /*
- * fc_flash_prog - program len bytes at off; off and len must be multiples of
- * the write size. Returns 0; FC_ERANGE; FC_EALIGN; or the device's error
- * (FC_ENOTERASED, FC_EIO, FC_EPOWER, FC_EROFS...).
+ * fc_flash_prog - program len bytes from buf at off; off and len must be
+ * multiples of the write size (nothing happens when len is 0).
+ *
+ * returns:
+ *	0, the bytes are programmed
+ *	FC_ERANGE, outside the device (no call made)
+ *	FC_EALIGN, off or len not a multiple of the write size (no call made)
+ *	FC_EIO, the device failed, or broke the contract with a positive return
+ *	the device's own negative FC_E* code otherwise (FC_ENOTERASED,
+ *	FC_EPOWER, FC_EWORN, FC_EROFS...); the bytes concerned are unknown
  */
 int fc_flash_prog(const struct fc_flash *dev, uint32_t off, const void *buf, uint32_t len);
 
 /*
  * fc_flash_erase - erase the erase units covering [off, off + len); off and
- * len must be multiples of the erase size. Returns 0; FC_ERANGE; FC_EALIGN;
- * or the device's error.
+ * len must be multiples of the erase size (nothing happens when len is 0).
+ *
+ * returns:
+ *	0, every byte of the range reads erase_value
+ *	FC_ERANGE, outside the device (no call made)
+ *	FC_EALIGN, off or len not a multiple of the erase size (no call made)
+ *	FC_EIO, the device failed, or broke the contract with a positive return
+ *	the device's own negative FC_E* code otherwise (FC_EPOWER, FC_EWORN,
+ *	FC_EROFS...); the bytes of the range are unknown
  */
 int fc_flash_erase(const struct fc_flash *dev, uint32_t off, uint32_t len);
 
