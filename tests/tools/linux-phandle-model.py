@@ -7,7 +7,14 @@ mask (Linux's size), hash32 64/128/256 and index. It reads the DTB's
 structure block itself (no libfdt, no dtc) and replays the trace as Linux
 v4.17-v5.5 (mask) and v5.6+ (hash32) do; see the README's fdtcache-bench
 section for the rules.
+
+TRACE is a trace file or a raw capture log of scripts/capture-boot-trace
+("# fdtcache-capture 1": `lookup 0x1c CALLER` and `mark core_init|user`
+lines), read directly so that the log's conversion to a trace is checked
+too. A "# dtb: NAME sha256 HEX" header must match the DTB's bytes.
 """
+import hashlib
+import re
 import struct
 import sys
 
@@ -56,16 +63,38 @@ def node_phandles(blob):
     return [0 if q == 0xFFFFFFFF else q for q in phandles]
 
 
-def read_trace(path):
+def check_dtb_header(path, line, blob):
+    named = re.match(r"# dtb: (\S+) sha256 ([0-9a-f]{64})$", line)
+    if named and named.group(2) != hashlib.sha256(blob).hexdigest():
+        raise SystemExit("%s: made for %s, not this DTB (sha256 differs)" % (path, named.group(1)))
+
+
+def read_capture(path, lines, blob):
     lookups, core_init = [], 0
+    for line in lines:
+        check_dtb_header(path, line, blob)
+        words = line.split()
+        if words[:1] == ["lookup"]:
+            lookups.append(int(words[1], 16))
+        elif words == ["mark", "core_init"]:
+            core_init = len(lookups)
+    return lookups, core_init
+
+
+def read_trace(path, blob):
     with open(path) as f:
-        for line in f:
-            text = line.split("#", 1)[0].strip()
-            if text == "@core_init":
-                core_init = len(lookups)
-            elif text:
-                hexa = text[:2].lower() == "0x"
-                lookups.append(int(text[2:], 16) if hexa else int(text, 10))
+        lines = f.read().splitlines()
+    if lines[:1] == ["# fdtcache-capture 1"]:
+        return read_capture(path, lines, blob)
+    lookups, core_init = [], 0
+    for line in lines:
+        check_dtb_header(path, line, blob)
+        text = line.split("#", 1)[0].strip()
+        if text == "@core_init":
+            core_init = len(lookups)
+        elif text and text != "@user":
+            hexa = text[:2].lower() == "0x"
+            lookups.append(int(text[2:], 16) if hexa else int(text, 10))
     return lookups, core_init
 
 
@@ -135,8 +164,9 @@ def main():
     if len(sys.argv) != 3:
         raise SystemExit("usage: linux-phandle-model.py DTB TRACE")
     with open(sys.argv[1], "rb") as f:
-        ph = node_phandles(f.read())
-    lookups, core_init = read_trace(sys.argv[2])
+        blob = f.read()
+    ph = node_phandles(blob)
+    lookups, core_init = read_trace(sys.argv[2], blob)
     nph = sum(1 for q in ph if q)
     rows = [uncached(ph, lookups),
             direct_mapped(ph, lookups, core_init, "mask", pow2_at_least(nph))]
