@@ -25,15 +25,10 @@ static uint32_t as_key(uint32_t h)
 	return h == FC_CACHE_EMPTY ? 0 : h;
 }
 
-static const uint8_t *structs_of(const struct fc_dt *dt)
-{
-	return (const uint8_t *)dt->fdt + fdt_off_dt_struct(dt->fdt);
-}
-
 /* Node i's name (NUL-terminated: the table's walk checked it). */
-static const char *node_name(const struct fc_dt *dt, uint32_t i)
+static const char *node_name(const struct fc_dt_lookups *lk, uint32_t i)
 {
-	return (const char *)structs_of(dt) + dt->nodes[i].offset + 4;
+	return (const char *)lk->structs_ + lk->dt->nodes[i].offset + 4;
 }
 
 /*
@@ -56,84 +51,96 @@ static bool name_matches(const char *name, const char *comp, uint32_t len)
 }
 
 /* The first child of parent whose name matches comp, or NO_NODE. */
-static uint32_t find_child(const struct fc_dt *dt, struct fc_dt_lookup_stats *st,
+static uint32_t find_child(const struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
 			   uint32_t parent, const char *comp, uint32_t len)
 {
-	uint32_t end = dt->nodes[parent].end;
+	const struct fc_dt_node *nodes = lk->dt->nodes;
 
-	for (uint32_t c = parent + 1; c < end; c = dt->nodes[c].end) {
+	for (uint32_t c = parent + 1; c < nodes[parent].end; c = nodes[c].end) {
 		st->scan_steps++;
-		if (name_matches(node_name(dt, c), comp, len))
+		if (name_matches(node_name(lk, c), comp, len))
 			return c;
 	}
 	return NO_NODE;
 }
 
-/* Table index of the node at offset, or NO_NODE. */
-static uint32_t index_of(const struct fc_dt *dt, int offset)
+/* Table index of the node at offset, or NO_NODE. The cache's key is the
+ * offset itself, and the table confirms it, so a hit is always right. */
+static uint32_t index_of(struct fc_dt_lookups *lk, int offset)
 {
-	int pos = fc_dt_position(dt, offset);
+	uint32_t key = (uint32_t)offset;
+	uint32_t i;
+	int pos;
 
-	return pos > 0 ? (uint32_t)pos - 1 : NO_NODE;
+	if (offset < 0)
+		return NO_NODE;
+	if (lk->nodes.nslots && fc_cache_hash32_get(&lk->nodes, key, &i))
+		return i;
+	pos = fc_dt_position(lk->dt, offset);
+	if (pos <= 0)
+		return NO_NODE;
+	fc_cache_fill(&lk->nodes, key, (uint32_t)pos - 1);
+	return (uint32_t)pos - 1;
+}
+
+static int cache_init(struct fc_cache *cache, struct fc_cache_slot *slots, uint32_t n)
+{
+	return fc_cache_init(cache, n ? FC_CACHE_HASH32 : FC_CACHE_NONE, slots, n);
 }
 
 int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
-		       struct fc_cache_slot *path_slots, uint32_t npath,
-		       struct fc_cache_slot *prop_slots, uint32_t nprops)
+		       const struct fc_dt_lookups_config *cfg)
 {
 	struct fc_dt_lookup_stats unused = { 0 };
+	struct dt_walk w;
 	int rc;
 
-	if (!lk || !dt || !dt->nnodes)
+	if (!lk || !dt || !dt->nnodes || !cfg)
 		return FC_EINVAL;
-	rc = fc_cache_init(&lk->paths, npath ? FC_CACHE_HASH32 : FC_CACHE_NONE, path_slots, npath);
+	if ((rc = cache_init(&lk->paths, cfg->path_slots, cfg->npath)) < 0 ||
+	    (rc = cache_init(&lk->props, cfg->prop_slots, cfg->nprops)) < 0 ||
+	    (rc = cache_init(&lk->nodes, cfg->node_slots, cfg->nnode)) < 0)
+		return rc;
+	rc = dt_walk_start_(&w, dt->fdt);
 	if (rc < 0)
 		return rc;
-	rc = fc_cache_init(&lk->props, nprops ? FC_CACHE_HASH32 : FC_CACHE_NONE, prop_slots, nprops);
-	if (rc < 0)
-		return rc;
+	lk->structs_ = w.structs;
+	lk->struct_size_ = w.struct_size;
+	lk->strings_ = w.strings;
+	lk->strings_size_ = w.strings_size;
 	lk->dt = dt;
 	FC_MEMSET(lk->stats, 0, sizeof(lk->stats));
 	/* fdt_path_offset(fdt, "/aliases"), with its unit-address rule */
-	lk->aliases = find_child(dt, &unused, 0, "aliases", 7);
+	lk->aliases = find_child(lk, &unused, 0, "aliases", 7);
 	return 0;
 }
 
 /* ---- properties of a node ---- */
 
 /* The structure offset just past node i's properties' region. */
-static uint32_t props_end(const struct fc_dt *dt, uint32_t i)
+static uint32_t props_end(const struct fc_dt_lookups *lk, uint32_t i)
 {
-	if (i + 1 < dt->nnodes)
-		return (uint32_t)dt->nodes[i + 1].offset;
-	return fdt_version(dt->fdt) >= 17 ? fdt_size_dt_struct(dt->fdt)
-					  : fdt_totalsize(dt->fdt) - fdt_off_dt_struct(dt->fdt);
+	return i + 1 < lk->dt->nnodes ? (uint32_t)lk->dt->nodes[i + 1].offset : lk->struct_size_;
 }
 
-/* The name of the property at poff, or NULL. */
-static const char *prop_name(const struct fc_dt *dt, uint32_t poff, uint32_t *len)
+/* Is the property at poff (in the structure block) named name? */
+static bool prop_named(const struct fc_dt_lookups *lk, uint32_t poff, const char *name,
+		       uint32_t len)
 {
-	struct dt_walk w;
+	uint32_t nameoff = dt_be32_(lk->structs_ + poff + 8);
 
-	dt_walk_start_(&w, dt->fdt);
-	return dt_walk_prop_name_(&w, dt_be32_(w.structs + poff + 8), len);
-}
-
-static bool prop_named(const struct fc_dt *dt, uint32_t poff, const char *name, uint32_t len)
-{
-	uint32_t nlen;
-	const char *pname = prop_name(dt, poff, &nlen);
-
-	return pname && nlen == len && FC_MEMCMP(pname, name, len) == 0;
+	/* the name and its NUL must lie in the strings block */
+	return nameoff < lk->strings_size_ && len < lk->strings_size_ - nameoff &&
+	       FC_MEMCMP(lk->strings_ + nameoff, name, len) == 0 && !lk->strings_[nameoff + len];
 }
 
 /* The first property of node i named name (as fdt_getprop()), or 0 when none. */
-static uint32_t find_prop(const struct fc_dt *dt, struct fc_dt_lookup_stats *st, uint32_t i,
-			  const char *name, uint32_t len)
+static uint32_t find_prop(const struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
+			  uint32_t i, const char *name, uint32_t len)
 {
-	const uint8_t *structs = structs_of(dt);
-	uint32_t end = props_end(dt, i);
-	uint32_t off = (uint32_t)dt->nodes[i].offset + 4;
+	const uint8_t *structs = lk->structs_;
+	uint32_t end = props_end(lk, i);
+	uint32_t off = (uint32_t)lk->dt->nodes[i].offset + 4;
 
 	off += (dt_str_len_((const char *)structs + off, end - off) + 4u) & ~3u;
 	while (off + 4 <= end) {
@@ -146,7 +153,7 @@ static uint32_t find_prop(const struct fc_dt *dt, struct fc_dt_lookup_stats *st,
 		if (tag != FDT_PROP || off + 12 > end)
 			break;
 		st->scan_steps++;
-		if (prop_named(dt, off, name, len))
+		if (prop_named(lk, off, name, len))
 			return off;
 		off += 12 + ((dt_be32_(structs + off + 4) + 3u) & ~3u);
 	}
@@ -161,29 +168,28 @@ static uint32_t find_prop(const struct fc_dt *dt, struct fc_dt_lookup_stats *st,
 static uint32_t lookup_prop(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, uint32_t i,
 			    const char *name, uint32_t len, bool *hit)
 {
-	const struct fc_dt *dt = lk->dt;
 	uint32_t key = as_key(fnv1a(FNV_OFFSET ^ (i * INDEX_MIX), name, len));
 	uint32_t poff;
 
 	*hit = false;
 	if (fc_cache_lookup(&lk->props, key, &poff)) {
-		if (poff > (uint32_t)dt->nodes[i].offset && poff < props_end(dt, i) &&
-		    prop_named(dt, poff, name, len)) {
+		if (poff > (uint32_t)lk->dt->nodes[i].offset && poff < props_end(lk, i) &&
+		    prop_named(lk, poff, name, len)) {
 			*hit = true;
 			return poff;
 		}
 		st->collisions++;
 	}
-	poff = find_prop(dt, st, i, name, len);
+	poff = find_prop(lk, st, i, name, len);
 	if (poff)
 		fc_cache_fill(&lk->props, key, poff);
 	return poff;
 }
 
 /* A property's value and length; the walk checked that it fits. */
-static const uint8_t *prop_value(const struct fc_dt *dt, uint32_t poff, uint32_t *len)
+static const uint8_t *prop_value(const struct fc_dt_lookups *lk, uint32_t poff, uint32_t *len)
 {
-	const uint8_t *p = structs_of(dt) + poff;
+	const uint8_t *p = lk->structs_ + poff;
 
 	*len = dt_be32_(p + 4);
 	return p + 12;
@@ -212,7 +218,7 @@ static uint32_t resolve_alias(struct fc_dt_lookups *lk, struct fc_dt_lookup_stat
 	poff = lookup_prop(lk, st, lk->aliases, name, len, hit);
 	if (!poff)
 		return NO_NODE;
-	value = (const char *)prop_value(lk->dt, poff, &vlen);
+	value = (const char *)prop_value(lk, poff, &vlen);
 	if (vlen < 2 || value[0] != '/' || value[vlen - 1])
 		return NO_NODE;
 	vlen = dt_str_len_(value, vlen);
@@ -222,10 +228,13 @@ static uint32_t resolve_alias(struct fc_dt_lookups *lk, struct fc_dt_lookup_stat
 }
 
 /* Is node i the first sibling that comp matches? */
-static bool first_match(const struct fc_dt *dt, uint32_t i, const char *comp, uint32_t len)
+static bool first_match(const struct fc_dt_lookups *lk, uint32_t i, const char *comp,
+			uint32_t len)
 {
-	for (uint32_t c = dt->nodes[i].parent + 1; c < i; c = dt->nodes[c].end)
-		if (name_matches(node_name(dt, c), comp, len))
+	const struct fc_dt_node *nodes = lk->dt->nodes;
+
+	for (uint32_t c = nodes[i].parent + 1; c < i; c = nodes[c].end)
+		if (name_matches(node_name(lk, c), comp, len))
 			return false;
 	return true;
 }
@@ -255,10 +264,10 @@ static bool path_is(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, con
 		if (!start) /* the alias a relative path starts with */
 			return resolve_alias(lk, st, path, end, &hit) == i;
 		clen = end - start;
-		name = node_name(dt, i);
+		name = node_name(lk, i);
 		if (i == 0 || !name_matches(name, path + start, clen))
 			return false;
-		if (name[clen] == '@' && !first_match(dt, i, path + start, clen))
+		if (name[clen] == '@' && !first_match(lk, i, path + start, clen))
 			return false;
 		i = dt->nodes[i].parent;
 		end = start;
@@ -287,7 +296,7 @@ static uint32_t resolve_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats
 			break;
 		for (q = p; q < len && path[q] != '/'; q++)
 			;
-		i = find_child(lk->dt, st, i, path + p, q - p);
+		i = find_child(lk, st, i, path + p, q - p);
 		p = q;
 	}
 	return i;
@@ -358,7 +367,7 @@ int fc_dt_alias_offset(struct fc_dt_lookups *lk, const char *name, uint32_t len)
 /* The table index of the non-root node at offset (NO_NODE), counted as a lookup. */
 static uint32_t child_index(struct fc_dt_lookups *lk, enum fc_dt_kind kind, int offset)
 {
-	uint32_t i = index_of(lk->dt, offset);
+	uint32_t i = index_of(lk, offset);
 
 	if (i == 0)
 		i = NO_NODE;
@@ -392,7 +401,7 @@ int fc_dt_reg_cells(struct fc_dt_lookups *lk, int offset, uint32_t *address_cell
 int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name)
 {
 	struct fc_dt_lookup_stats *st = &lk->stats[FC_DT_KIND_CELLS];
-	uint32_t i = index_of(lk->dt, offset);
+	uint32_t i = index_of(lk, offset);
 	uint32_t poff = 0;
 	uint32_t vlen, v;
 	const uint8_t *value;
@@ -404,7 +413,7 @@ int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name)
 		poff = lookup_prop(lk, st, i, name, dt_str_len_(name, UINT32_MAX), &hit);
 	if (account(lk, st, poff ? i : NO_NODE, hit) < 0)
 		return FC_ENOENT;
-	value = prop_value(lk->dt, poff, &vlen);
+	value = prop_value(lk, poff, &vlen);
 	if (vlen != 4 || (v = dt_be32_(value)) > INT32_MAX)
 		return FC_EBADDTB;
 	return (int)v;

@@ -34,9 +34,12 @@ struct tree {
 	struct fc_dt_lookups lk;
 	struct fc_cache_slot path_slots[1024];
 	struct fc_cache_slot prop_slots[1024];
+	struct fc_cache_slot node_slots[1024];
+	struct fc_dt_lookups_config cfg;
 };
 
-static void tree_open(struct tree *t, void *fdt, uint32_t npath, uint32_t nprops)
+/* Every cache of the lookups gets the same number of slots. */
+static void tree_open(struct tree *t, void *fdt, uint32_t slots)
 {
 	int n = fc_dt_count_nodes(fdt);
 
@@ -44,8 +47,9 @@ static void tree_open(struct tree *t, void *fdt, uint32_t npath, uint32_t nprops
 	t->fdt = fdt;
 	t->nodes = g_new0(struct fc_dt_node, n);
 	ck_assert_int_eq(fc_dt_init(&t->dt, fdt, t->nodes, (uint32_t)n), n);
-	ck_assert_int_eq(fc_dt_lookups_init(&t->lk, &t->dt, t->path_slots, npath, t->prop_slots,
-					    nprops), 0);
+	t->cfg = (struct fc_dt_lookups_config){ t->path_slots, slots, t->prop_slots, slots,
+						t->node_slots, slots };
+	ck_assert_int_eq(fc_dt_lookups_init(&t->lk, &t->dt, &t->cfg), 0);
 }
 
 static void tree_close(struct tree *t)
@@ -194,7 +198,7 @@ START_TEST(every_dtb_matches_libfdt)
 	uint32_t hits;
 	int off;
 
-	tree_open(t, fdt, slots, slots);
+	tree_open(t, fdt, slots);
 	for (off = 0; off >= 0; off = fdt_next_node(fdt, off, NULL)) {
 		check_node_paths(t, off);
 		check_node_cells(t, off);
@@ -212,8 +216,7 @@ START_TEST(every_dtb_matches_libfdt)
 	 * Fresh caches, every node's path twice over: the second pass hits
 	 * wherever no other path shares the slot (about e^(-N/slots) of N).
 	 */
-	ck_assert_int_eq(fc_dt_lookups_init(&t->lk, &t->dt, t->path_slots, slots, t->prop_slots,
-					    slots), 0);
+	ck_assert_int_eq(fc_dt_lookups_init(&t->lk, &t->dt, &t->cfg), 0);
 	for (int pass = 0; pass < 2; pass++) {
 		hits = st[FC_DT_KIND_PATH].hits;
 		for (off = 0; off >= 0; off = fdt_next_node(fdt, off, NULL)) {
@@ -238,7 +241,7 @@ START_TEST(kernel_dtb_has_aliases)
 	void *fdt = load_dtb("kernel/rk3399-rock960.dtb", FALSE);
 	struct tree *t = g_new0(struct tree, 1);
 
-	tree_open(t, fdt, 64, 64);
+	tree_open(t, fdt, 64);
 	ck_assert_int_gt(check_aliases(t), 5);
 	tree_close(t);
 	g_free(t);
@@ -285,7 +288,7 @@ START_TEST(unit_addresses_first_sibling)
 				"/serial@", "serial0", "bad", "loop", "loop/x", "/aliases" };
 
 	/* one slot: every path evicts the last, and each answer is still right */
-	tree_open(t, fdt, 1, 1);
+	tree_open(t, fdt, 1);
 	for (int round = 0; round < 3; round++)
 		for (size_t i = 0; i < G_N_ELEMENTS(paths); i++)
 			ck_assert_int_eq(path_of(t, paths[i]),
@@ -337,7 +340,7 @@ START_TEST(hash_collision_is_verified)
 	fdt = build_flat(names, 2, NULL, 0);
 	snprintf(pa, sizeof(pa), "/%s", a);
 	snprintf(pb, sizeof(pb), "/%s", b);
-	tree_open(t, fdt, 1024, 1024);
+	tree_open(t, fdt, 1024);
 	ck_assert_int_eq(path_of(t, pa), fdt_path_offset(fdt, pa));
 	/* same key as pa: the cached node fails verification, pb is resolved */
 	ck_assert_int_eq(path_of(t, pb), fdt_path_offset(fdt, pb));
@@ -356,7 +359,7 @@ START_TEST(table_links_and_cells)
 	void *fdt = load_dtb("kernel/rk3399-rock960.dtb", FALSE);
 	struct tree *t = g_new0(struct tree, 1);
 
-	tree_open(t, fdt, 0, 0);
+	tree_open(t, fdt, 0);
 	for (uint32_t i = 0; i < t->dt.nnodes; i++) {
 		const struct fc_dt_node *n = &t->dt.nodes[i];
 		int ac = fdt_address_cells(fdt, n->offset), sc = fdt_size_cells(fdt, n->offset);

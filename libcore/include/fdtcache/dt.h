@@ -176,8 +176,9 @@ int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle);
  *   through a cache of (node, property name) -> property, verified by name.
  *
  * Memory: FC_DT_NODE_BYTES per node for the table, 8 bytes per cache slot.
- * Node offsets are mapped to table entries by binary search (log2 N steps);
- * the fc_dt_node_* inline functions work on table indices in O(1).
+ * A node offset is mapped to its table entry through the node cache (O(1)
+ * on a hit, verified by the table), else by binary search (log2 N steps);
+ * fc_dt_node_parent() works on table indices in O(1).
  */
 
 /* The kinds of lookup, each with its own statistics. */
@@ -199,27 +200,41 @@ struct fc_dt_lookup_stats {
 	uint64_t scan_steps; /* node names or properties compared by the searches */
 };
 
+/* Caller memory for the caches: each a power of two of slots, or 0 for none. */
+struct fc_dt_lookups_config {
+	struct fc_cache_slot *path_slots; /* paths and alias values */
+	uint32_t npath;
+	struct fc_cache_slot *prop_slots; /* #cells and /aliases properties */
+	uint32_t nprops;
+	struct fc_cache_slot *node_slots; /* node offsets -> table entries */
+	uint32_t nnode;
+};
+
 struct fc_dt_lookups {
 	const struct fc_dt *dt;
 	struct fc_cache paths; /* hash of a path's bytes -> table index */
 	struct fc_cache props; /* hash of (table index, property name) -> property offset */
+	struct fc_cache nodes; /* node offset -> table index */
 	uint32_t aliases;      /* table index of /aliases, or UINT32_MAX */
 	struct fc_dt_lookup_stats stats[FC_DT_KINDS];
+	/* private: the blob's blocks, located once by fc_dt_lookups_init() */
+	const uint8_t *structs_;
+	const char *strings_;
+	uint32_t struct_size_, strings_size_;
 };
 
 /*
  * fc_dt_lookups_init - set up path, alias, parent and cells lookups over an
- * initialised node table. path_slots[npath] and prop_slots[nprops] are
- * caller memory for the two caches: a power of two each, or 0 for no cache
- * (every lookup then searches the table). The table and slots must outlive
- * lk; no other memory is kept.
+ * initialised node table, with the caches in cfg's slots (a cache of 0
+ * slots: every lookup searches the table instead). The table, the blob and
+ * the slots must outlive lk; cfg itself is not kept.
  * returns:
  *	0 on success
- *	FC_EINVAL: NULL lk or dt, or a slot count that is not 0 or a power of two
+ *	FC_EINVAL: NULL or empty arguments, or a slot count that is not 0 or a power of two
+ *	FC_EBADDTB: the table's blob has no usable header
  */
 int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
-		       struct fc_cache_slot *path_slots, uint32_t npath,
-		       struct fc_cache_slot *prop_slots, uint32_t nprops);
+		       const struct fc_dt_lookups_config *cfg);
 
 /*
  * fc_dt_path_offset - the node at path (len bytes, no NUL needed).
