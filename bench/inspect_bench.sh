@@ -5,11 +5,11 @@
 # growth with size. Run from the build directory (make bench).
 set -eu
 mk=bench/inspect_mkimage
-tool=tools/nvs-inspect
+tool=tools/nvs-inspect/nvs-inspect
 runs=5
 # time the program, not libtool's uninstalled-program wrapper script
-if [ -x tools/.libs/nvs-inspect ]; then
-	tool=tools/.libs/nvs-inspect
+if [ -x tools/nvs-inspect/.libs/nvs-inspect ]; then
+	tool=tools/nvs-inspect/.libs/nvs-inspect
 	LD_LIBRARY_PATH=$(pwd)/libcore/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
 fi

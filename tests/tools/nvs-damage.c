@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdtcache/crc.h"
 #include "fdtcache/fc_env.h"
 #include "fdtcache/flash.h"
 #include "fdtcache/nvs.h"
@@ -101,14 +100,10 @@ static void copy(const char *in, const char *out, unsigned long len)
 static void write_ate(const char *path, unsigned long at, unsigned long id, unsigned long off,
 		      unsigned long len)
 {
-	uint8_t ate[8];
+	uint8_t ate[FC_NVS_ATE_BYTES];
 	FILE *f = open_or_die(path, "r+b");
 
-	fc_put_le16(ate, (uint16_t)id);
-	fc_put_le16(ate + 2, (uint16_t)off);
-	fc_put_le16(ate + 4, (uint16_t)len);
-	ate[6] = 0xff;
-	ate[7] = fc_crc8_ccitt(0xff, ate, 7);
+	fc_nvs_ate_encode(ate, (uint16_t)id, (uint16_t)off, (uint16_t)len);
 	if (fseek(f, (long)at, SEEK_SET) != 0 || fwrite(ate, 1, sizeof(ate), f) != sizeof(ate)) {
 		fprintf(stderr, "nvs-damage: %s: cannot write at offset %lu\n", path, at);
 		exit(1);

@@ -6,11 +6,11 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=99}
 export ASAN_OPTIONS UBSAN_OPTIONS
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
-tool=$top_builddir/tools/nvs-inspect
+tool=$top_builddir/tools/nvs-inspect/nvs-inspect
 # the program itself, not libtool's wrapper script (which forks a shell and
 # sed on every run); its uninstalled library is in libcore/.libs
-if [ -x "$top_builddir/tools/.libs/nvs-inspect" ]; then
-	tool=$top_builddir/tools/.libs/nvs-inspect
+if [ -x "$top_builddir/tools/nvs-inspect/.libs/nvs-inspect" ]; then
+	tool=$top_builddir/tools/nvs-inspect/.libs/nvs-inspect
 	LD_LIBRARY_PATH=$top_builddir/libcore/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export LD_LIBRARY_PATH
 fi

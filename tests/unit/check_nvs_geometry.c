@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../tools/common/nvs_geometry.h"
+#include "geometry.h"
 
 static const char *const vectors[] = {
 	"kvss_gc_copies", "kvss_gc_packed_wbs4", "kvss_rpl_wrapped", "kvss_settings_rpl",
@@ -174,10 +174,10 @@ END_TEST
 START_TEST(ate_helpers)
 {
 	static const uint8_t gc_done[8] = { 0xff, 0xff, 0, 0, 0, 0, 0xff, 0x5c };
-	struct nvs_raw_ate a;
+	struct fc_nvs_ate a;
 
-	ck_assert(nvs_ate_crc_ok(gc_done));
-	nvs_ate_decode(gc_done, &a);
+	fc_nvs_ate_decode(gc_done, 0xff, &a);
+	ck_assert(a.crc_ok);
 	ck_assert_uint_eq(a.id, 0xffff);
 	ck_assert_uint_eq(a.len, 0);
 	ck_assert_uint_eq(nvs_ate_size(1), 8);

@@ -4,6 +4,8 @@
 
 #include "escape.h"
 
+#include <stdio.h>
+
 void tool_json_member(JsonBuilder *b, const char *name)
 {
 	char *v = tool_esc_utf8(name, -1);
@@ -38,4 +40,20 @@ void tool_json_bytes(JsonBuilder *b, const char *key, const void *p, gsize n)
 	tool_json_member(b, key);
 	json_builder_add_string_value(b, v);
 	g_free(v);
+}
+
+void tool_json_print(JsonBuilder *b)
+{
+	JsonGenerator *gen = json_generator_new();
+	JsonNode *root = json_builder_get_root(b);
+	char *text;
+
+	json_generator_set_root(gen, root);
+	json_generator_set_pretty(gen, TRUE);
+	text = json_generator_to_data(gen, NULL);
+	printf("%s\n", text);
+	g_free(text);
+	json_node_unref(root);
+	g_object_unref(gen);
+	g_object_unref(b);
 }

@@ -20,4 +20,10 @@ void tool_json_str(JsonBuilder *b, const char *key, const char *v);
 /* tool_json_bytes - add member key with the n bytes at p as a string. */
 void tool_json_bytes(JsonBuilder *b, const char *key, const void *p, gsize n);
 
+/*
+ * tool_json_print - print the document b holds (pretty, then a newline) on
+ * standard output and drop b.
+ */
+void tool_json_print(JsonBuilder *b);
+
 #endif /* FDTCACHE_TOOLS_JSON_H */

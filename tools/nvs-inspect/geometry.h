@@ -1,30 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * nvs_geometry.h - raw Zephyr NVS slot decoding and geometry detection from
- * a flash dump, for nvs-inspect. Plain C over caller bytes; never writes.
+ * geometry.h - geometry detection of a Zephyr NVS flash dump, for
+ * nvs-inspect: which sector size, ATE slot, write block and erase value the
+ * bytes were written with. Plain C over caller bytes; never writes. ATEs are
+ * decoded with libcore's codec (fc_nvs_ate_decode).
  */
-#ifndef FDTCACHE_TOOLS_NVS_GEOMETRY_H
-#define FDTCACHE_TOOLS_NVS_GEOMETRY_H
+#ifndef FDTCACHE_NVS_INSPECT_GEOMETRY_H
+#define FDTCACHE_NVS_INSPECT_GEOMETRY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define NVS_SPECIAL_ID 0xffffu /* id of close and gc_done ATEs */
-
-struct nvs_raw_ate {
-	uint16_t id;
-	uint16_t offset;
-	uint16_t len;
-	uint8_t part;
-	uint8_t crc8;
-};
-
-/* Decode the 8 ATE bytes at p (little-endian fields). */
-void nvs_ate_decode(const uint8_t *p, struct nvs_raw_ate *ate);
-
-/* True when the crc8 of the ATE at p matches its first 7 bytes. */
-bool nvs_ate_crc_ok(const uint8_t *p);
+#include "fdtcache/nvs.h"
 
 /* True when every one of the n bytes at p equals ev. */
 bool nvs_erased(const uint8_t *p, size_t n, uint8_t ev);
@@ -88,10 +76,11 @@ int nvs_geometry_detect(const uint8_t *img, size_t len, const struct nvs_geometr
 /*
  * nvs_stack_foreach - call fn for every non-erased slot on the ATE stacks of
  * the partition at part: in each sector from the first ATE slot down to the
- * first erased slot. crc_ok tells whether the slot's crc8 matches.
+ * first erased slot (ate->crc_ok tells whether its crc8 matches). A non-zero
+ * return of fn stops the walk.
  */
-typedef void (*nvs_slot_fn)(void *ctx, uint32_t sector, uint32_t slot,
-			    const struct nvs_raw_ate *ate, bool crc_ok);
+typedef int (*nvs_slot_fn)(void *ctx, uint32_t sector, uint32_t slot,
+			   const struct fc_nvs_ate *ate);
 void nvs_stack_foreach(const uint8_t *part, const struct nvs_geometry *g, nvs_slot_fn fn,
 		       void *ctx);
 

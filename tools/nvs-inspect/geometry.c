@@ -8,13 +8,12 @@
  * should be, ATEs pointing at erased bytes, or sectors in impossible states.
  * The write block then comes from how consecutive records are spaced.
  */
-#include "nvs_geometry.h"
+#include "geometry.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "fdtcache/crc.h"
 #include "fdtcache/fc_env.h"
 
 #define MIN_SECTOR 256u
@@ -33,20 +32,6 @@
 #define W_STATE 4
 #define W_FIRST 4
 #define STRAY_BYTES 64 /* written bytes between data and ATEs that cost one point */
-
-void nvs_ate_decode(const uint8_t *p, struct nvs_raw_ate *ate)
-{
-	ate->id = fc_get_le16(p);
-	ate->offset = fc_get_le16(p + 2);
-	ate->len = fc_get_le16(p + 4);
-	ate->part = p[6];
-	ate->crc8 = p[7];
-}
-
-bool nvs_ate_crc_ok(const uint8_t *p)
-{
-	return fc_crc8_ccitt(0xff, p, 7) == p[7];
-}
 
 bool nvs_erased(const uint8_t *p, size_t n, uint8_t ev)
 {
@@ -82,16 +67,18 @@ const char *nvs_confidence_name(enum nvs_confidence c)
 	return "?";
 }
 
-/* A slot that could be an ATE this layout wrote: crc, part byte, padding. */
-static bool slot_valid(const uint8_t *slot, uint32_t ate_size, uint8_t ev)
+/* Decode a slot: could it be an ATE this layout wrote (crc, part byte, padding)? */
+static bool slot_valid(const uint8_t *slot, uint32_t ate_size, uint8_t ev, struct fc_nvs_ate *ate)
 {
-	return slot[6] == 0xff && nvs_ate_crc_ok(slot) && nvs_erased(slot + 8, ate_size - 8, ev);
+	fc_nvs_ate_decode(slot, ev, ate);
+	return ate->part == FC_NVS_ATE_PART && ate->crc_ok &&
+	       nvs_erased(slot + FC_NVS_ATE_BYTES, ate_size - FC_NVS_ATE_BYTES, ev);
 }
 
 void nvs_stack_foreach(const uint8_t *part, const struct nvs_geometry *g, nvs_slot_fn fn,
 		       void *ctx)
 {
-	struct nvs_raw_ate ate;
+	struct fc_nvs_ate ate;
 	uint32_t s, p;
 
 	for (s = 0; s < g->sector_count; s++) {
@@ -100,8 +87,9 @@ void nvs_stack_foreach(const uint8_t *part, const struct nvs_geometry *g, nvs_sl
 		for (p = g->sector_size - 2 * g->ate_size;; p -= g->ate_size) {
 			if (nvs_erased(sec + p, g->ate_size, g->erase_value))
 				break;
-			nvs_ate_decode(sec + p, &ate);
-			fn(ctx, s, p, &ate, nvs_ate_crc_ok(sec + p));
+			fc_nvs_ate_decode(sec + p, g->erase_value, &ate);
+			if (fn(ctx, s, p, &ate))
+				return;
 			if (p < g->ate_size)
 				break;
 		}
@@ -109,15 +97,9 @@ void nvs_stack_foreach(const uint8_t *part, const struct nvs_geometry *g, nvs_sl
 }
 
 static bool close_valid(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t ev,
-			struct nvs_raw_ate *ate)
+			struct fc_nvs_ate *ate)
 {
-	const uint8_t *slot = sec + ss - as;
-
-	if (!slot_valid(slot, as, ev))
-		return false;
-	nvs_ate_decode(slot, ate);
-	return ate->id == NVS_SPECIAL_ID && ate->len == 0 && ate->offset < ss - as &&
-	       (ss - ate->offset) % as == 0;
+	return slot_valid(sec + ss - as, as, ev, ate) && fc_nvs_ate_close_valid(ate, ss, as);
 }
 
 /* Spacing of consecutive records, the evidence for the write block. */
@@ -162,7 +144,7 @@ struct sector_probe {
 static void probe_sector(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t ev,
 			 struct sector_probe *pr, struct wb_votes *votes)
 {
-	struct nvs_raw_ate ate;
+	struct fc_nvs_ate ate;
 	uint32_t low = 0, data_end = 0, bad_run = 0, n = 0, p, stack_low = ss;
 	bool have_prev = false;
 	uint32_t prev_end = 0;
@@ -181,9 +163,9 @@ static void probe_sector(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t e
 			break;
 		pr->stack = true;
 		stack_low = p;
-		if (n == 0)
-			pr->first = slot_valid(slot, as, ev) && fc_get_le16(slot + 2) == 0 ? 1 : -1;
-		if (!slot_valid(slot, as, ev)) {
+		if (!slot_valid(slot, as, ev, &ate)) {
+			if (n == 0)
+				pr->first = -1;
 			pr->garbage++;
 			have_prev = false;
 			if (++bad_run >= BAD_RUN_STOP)
@@ -192,14 +174,15 @@ static void probe_sector(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t e
 				break;
 			continue;
 		}
+		if (n == 0)
+			pr->first = ate.offset == 0 ? 1 : -1;
 		bad_run = 0;
-		nvs_ate_decode(slot, &ate);
 		if ((uint32_t)ate.offset + ate.len > p) {
 			pr->garbage++;
 			have_prev = false;
 		} else if (ate.len == 0 || !nvs_erased(sec + ate.offset, ate.len, ev)) {
 			pr->ates++;
-			if (ate.id == NVS_SPECIAL_ID && ate.len == 0 && p >= ss - 3 * as)
+			if (ate.id == FC_NVS_ID_SPECIAL && ate.len == 0 && p >= ss - 3 * as)
 				pr->gc_done++;
 			if (votes && have_prev)
 				wb_vote(votes, prev_end, ate.offset);

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * inspect.c - one run of nvs-inspect: the parts in the order the data flows
+ * (inspect.h).
+ */
+#include "inspect.h"
+
+#include <string.h>
+
+void inspect_init(struct inspect *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->opt.history_id = -1;
+	in->input.fd = -1;
+	in->sectors = g_array_new(FALSE, TRUE, sizeof(struct fc_nvs_sector_info));
+	in->ates = g_array_new(FALSE, FALSE, sizeof(struct ate_rec));
+	in->live = g_array_new(FALSE, FALSE, sizeof(struct live_entry));
+	in->settings = g_array_new(FALSE, FALSE, sizeof(struct setting));
+	in->salvage = g_array_new(FALSE, FALSE, sizeof(struct salvage_rec));
+	in->verdicts = g_array_new(FALSE, FALSE, sizeof(struct verdict));
+	in->sector_verdicts = g_array_new(FALSE, FALSE, sizeof(struct verdict));
+	in->sector_recs = g_array_new(FALSE, FALSE, sizeof(struct ate_rec));
+	in->actions = g_ptr_array_new_with_free_func(g_free);
+}
+
+void inspect_free(struct inspect *in)
+{
+	guint i;
+
+	if (in->mount_thread)
+		g_thread_join(in->mount_thread);
+	for (i = 0; i < in->live->len; i++)
+		if (g_array_index(in->live, struct live_entry, i).value)
+			g_bytes_unref(g_array_index(in->live, struct live_entry, i).value);
+	for (i = 0; i < in->settings->len; i++) {
+		g_free(g_array_index(in->settings, struct setting, i).name);
+		g_bytes_unref(g_array_index(in->settings, struct setting, i).value);
+	}
+	free_salvage(in->salvage);
+	free_verdicts(in->verdicts);
+	free_verdicts(in->sector_verdicts);
+	g_array_free(in->live, TRUE);
+	g_array_free(in->settings, TRUE);
+	g_array_free(in->salvage, TRUE);
+	g_array_free(in->verdicts, TRUE);
+	g_array_free(in->sector_verdicts, TRUE);
+	g_array_free(in->sectors, TRUE);
+	g_array_free(in->ates, TRUE);
+	g_array_free(in->sector_recs, TRUE);
+	g_ptr_array_free(in->actions, TRUE);
+	g_free(in->scratch);
+	g_free(in->index);
+	g_free(in->touched);
+	g_free(in->padded);
+	tool_input_free(&in->input);
+	g_free(in->opt.sector_size_s);
+	g_free(in->opt.sectors_s);
+	g_free(in->opt.write_block_s);
+	g_free(in->opt.offset_s);
+	g_free(in->opt.erase_value);
+	g_free(in->opt.data_crc);
+	g_free(in->opt.format);
+	g_free(in->opt.history);
+}
+
+int inspect_run(struct inspect *in)
+{
+	const struct options *o = &in->opt;
+	bool json = o->format && !strcmp(o->format, "json");
+
+	if (inspect_load(in) < 0)
+		return 1;
+	in->keep_ates = o->ates || o->history_id >= 0;
+	/* JSON always carries the verdicts, for scripts that diff them */
+	in->check_sectors = o->check || o->salvage || json;
+	vote_data_crc(in);
+	decide_data_crc(in);
+	mount_copy_start(in);
+	walk_dump(in);
+	mount_copy_finish(in);
+	if (in->mount_rc >= 0 && o->live)
+		read_live(in);
+	if (in->mount_rc >= 0 && o->settings)
+		read_settings(in);
+	if (in->check_sectors)
+		run_checks(in);
+	tally_verdicts(in);
+	if (json)
+		print_json(in);
+	else
+		print_table(in);
+	return o->check && in->errors ? 1 : 0;
+}

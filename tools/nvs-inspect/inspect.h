@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * inspect.h - nvs-inspect's parts and the state that flows through them.
+ *
+ * Data flows one way: load (file -> bytes -> partition and its geometry)
+ * -> walk (libcore's fc_nvs_walk over a read-only device: sectors, ATEs,
+ * data CRCs) and mount (fc_nvs_mount on a private copy: what a mount
+ * changes, what it reads back) -> checks and salvage (findings: verdicts,
+ * unverified values) -> views (table, json). Only libcore decodes the ATE
+ * format (its walk, and its codec in geometry detection). Another on-flash
+ * format gets a decoder of its own beside walk.c, feeding the same findings
+ * and views.
+ */
+#ifndef FDTCACHE_NVS_INSPECT_H
+#define FDTCACHE_NVS_INSPECT_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fdtcache/flash.h"
+#include "fdtcache/nvs.h"
+
+#include "common/input.h"
+#include "geometry.h"
+
+#define MAX_IDS 0x10000u
+#define HEX_PREVIEW 8       /* value bytes per --ates row: rows fit 80 columns */
+#define HEX_PREVIEW_WIDE 32 /* ... with --wide */
+#define ZEPHYR_FREE_MAX_ATES 4096u /* Zephyr's free space count is O(n^2) */
+#define CRC_VOTES 1024u /* values sampled by --data-crc auto */
+
+enum severity { SEV_ERROR, SEV_WARNING, SEV_INFO };
+
+struct verdict {
+	enum severity sev;
+	const char *code;
+	int sector;    /* -1: the whole image */
+	long offset;   /* within the sector (the image when sector is -1); -1: none */
+	char *message;
+};
+
+/* One ATE as the walk reported it. */
+struct ate_rec {
+	struct fc_nvs_ate_info info;
+	uint32_t seq;       /* walk order */
+};
+
+struct live_entry {
+	uint16_t id;
+	int rc;             /* fc_nvs_read's result */
+	GBytes *value;
+};
+
+struct setting {
+	char *name;
+	uint16_t name_id;
+	GBytes *value;
+};
+
+struct salvage_rec {
+	const char *kind;   /* "ate-crc-bad" or "data-without-ate" */
+	uint32_t addr;      /* of the ATE or of the data */
+	int id;             /* -1 when unknown */
+	GBytes *value;
+};
+
+struct options {
+	guint32 sector_size, sectors, write_block, offset;
+	gchar *sector_size_s, *sectors_s, *write_block_s, *offset_s;
+	gchar *erase_value, *data_crc, *format, *history;
+	gboolean summary, live, ates, settings, check, salvage, wide;
+	int history_id;       /* -1: no --history */
+};
+
+struct inspect {
+	struct options opt;
+	const char *path;     /* as given */
+	struct tool_input input; /* the dump, never written; input.name for messages */
+	const uint8_t *file;
+	gsize file_len;
+	struct nvs_geometry_report geo;
+
+	/* the partition */
+	const uint8_t *part;  /* bytes as found (read-only device) */
+	size_t part_len;
+	uint8_t *padded;      /* part and copy of a short dump, padded with erased bytes */
+	struct fc_rom_flash rom;
+	struct fc_flash_geometry fgeo;
+	struct fc_cache_slot *scratch;
+	uint32_t nslots;
+
+	/* data CRC: decided from a sample of values before the walk */
+	uint32_t crc_checked, crc_matched, crc_short;
+	bool data_crc;
+	char crc_reason[160];
+
+	/* walk of the dump */
+	GArray *sectors;      /* struct fc_nvs_sector_info, by sector number */
+	GArray *ates;         /* struct ate_rec, walk order (--ates, --history) */
+	bool keep_ates;
+	/* --check, --salvage, JSON: each sector is checked when the walk has
+	 * given its ATEs, so no list of every ATE is needed */
+	bool check_sectors;
+	GArray *sector_recs;  /* struct ate_rec of the sector being walked */
+	uint32_t seq;         /* ATEs reported so far */
+	bool walk_failed;
+	uint32_t stack_ates;  /* valid ATEs in the dump */
+	uint8_t ids[MAX_IDS / 8]; /* ids of those ATEs: the candidates of --live */
+
+	/* mount on a copy */
+	uint8_t *copy;
+	struct fc_ram_flash ram;
+	struct fc_flash copy_dev; /* ram, noting which sectors the mount changes */
+	uint8_t *touched;         /* per sector: programmed or erased by the mount */
+	struct fc_cache_slot *index;
+	struct fc_nvs fs;
+	struct fc_nvs_config mount_cfg;
+	GThread *mount_thread;
+	int mount_rc;
+	int free_space;       /* exact, from the index */
+	int zephyr_free;      /* Zephyr's own count; < 0 when not computed */
+	GPtrArray *actions;   /* char *: what the mount changed */
+	GArray *live;         /* struct live_entry */
+	GArray *settings;     /* struct setting */
+
+	/* findings */
+	GArray *sector_verdicts; /* struct verdict of the per-sector checks */
+	GArray *verdicts;     /* struct verdict, all of them after run_checks */
+	GArray *salvage;      /* struct salvage_rec */
+	int errors, warnings;
+};
+
+static inline uint32_t addr_sector(uint32_t addr)
+{
+	return addr >> FC_NVS_ADDR_SECTOR_SHIFT;
+}
+
+static inline uint32_t addr_offset(uint32_t addr)
+{
+	return addr & FC_NVS_ADDR_OFFSET_MASK;
+}
+
+static inline const uint8_t *sector_bytes(const struct inspect *in, uint32_t sector)
+{
+	return in->part + (size_t)sector * in->geo.geo.sector_size;
+}
+
+/* load.c: the file, its geometry, the partition device (< 0: said on stderr) */
+int inspect_load(struct inspect *in);
+gboolean parse_erase_value(const char *s, int *ev);
+struct fc_nvs_config nvs_config(const struct inspect *in, const struct fc_flash *dev,
+				struct fc_cache_slot *slots);
+void populate(const void *p, size_t len);
+
+/* walk.c: the data CRC decision, then the walk of the dump */
+void vote_data_crc(struct inspect *in);
+int decide_data_crc(struct inspect *in);
+void walk_dump(struct inspect *in);
+bool is_record(const struct fc_nvs_ate_info *a);
+int value_crc_state(const struct inspect *in, const struct fc_nvs_ate_info *a);
+
+/* mount.c: mount on the copy (on a thread, beside the walk), reads back */
+void mount_copy_start(struct inspect *in);
+void mount_copy_finish(struct inspect *in);
+void read_live(struct inspect *in);
+void read_settings(struct inspect *in);
+
+/* checks.c: verdicts */
+G_GNUC_PRINTF(6, 7)
+void verdict(struct inspect *in, enum severity sev, const char *code, int sector, long offset,
+	     const char *fmt, ...);
+G_GNUC_PRINTF(6, 7)
+void sector_verdict(struct inspect *in, enum severity sev, const char *code, int sector,
+		    long offset, const char *fmt, ...);
+void check_sector(struct inspect *in, uint32_t s, const GArray *recs);
+void run_checks(struct inspect *in);
+void tally_verdicts(struct inspect *in);
+void free_verdicts(GArray *verdicts);
+extern const char *const severity_names[];
+
+/* salvage.c: unverified values from damaged regions */
+void salvage_ate(struct inspect *in, const struct ate_rec *r);
+void salvage_data(struct inspect *in, uint32_t s, uint32_t first, uint32_t len);
+void free_salvage(GArray *salvage);
+
+/* view.c: what the table and JSON views share */
+int view_count(const struct options *o);
+const char *sector_state_name(enum fc_nvs_sector_state s);
+const char *ate_status_name(enum fc_nvs_ate_status s);
+char *hex_of(const uint8_t *p, size_t n);
+char *bytes_hex(GBytes *b);
+GBytes *ate_data(const struct inspect *in, const struct fc_nvs_ate_info *a);
+char *addr_text(uint32_t addr);
+bool printable(GBytes *b);
+char *value_text(GBytes *b);
+int ate_by_flash_order(gconstpointer pa, gconstpointer pb);
+GPtrArray *history_of(struct inspect *in, uint16_t id);
+
+/* table.c, json.c */
+void print_table(struct inspect *in);
+void print_json(struct inspect *in);
+
+/* inspect.c: the whole run on in->path, after the options; returns the exit status */
+void inspect_init(struct inspect *in);
+int inspect_run(struct inspect *in);
+void inspect_free(struct inspect *in);
+
+#endif /* FDTCACHE_NVS_INSPECT_H */

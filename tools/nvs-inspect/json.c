@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * json.c - the views as one JSON object (schema in README.md, "nvs-inspect
+ * JSON"); strings are valid UTF-8.
+ */
+#include "inspect.h"
+
+#include <json-glib/json-glib.h>
+
+#include "common/json.h"
+
+static void json_int(JsonBuilder *b, const char *key, gint64 v)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_int_value(b, v);
+}
+
+/* v < 0 is null */
+static void json_int_or_null(JsonBuilder *b, const char *key, gint64 v)
+{
+	if (v >= 0)
+		json_int(b, key, v);
+	else
+		tool_json_str(b, key, NULL);
+}
+
+static void json_bool(JsonBuilder *b, const char *key, gboolean v)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_add_boolean_value(b, v);
+}
+
+static void json_hex(JsonBuilder *b, const char *key, GBytes *v)
+{
+	char *hex = v ? bytes_hex(v) : NULL;
+
+	tool_json_str(b, key, hex);
+	g_free(hex);
+}
+
+static void json_addr(JsonBuilder *b, const char *key, uint32_t addr)
+{
+	char *a = addr_text(addr);
+
+	tool_json_str(b, key, a);
+	g_free(a);
+}
+
+static void json_geometry(JsonBuilder *b, const struct inspect *in)
+{
+	const struct nvs_geometry_report *r = &in->geo;
+
+	json_builder_set_member_name(b, "geometry");
+	json_builder_begin_object(b);
+	json_int(b, "offset", r->geo.offset);
+	json_int(b, "sector_size", r->geo.sector_size);
+	json_int(b, "sectors", r->geo.sector_count);
+	json_int(b, "write_block", r->geo.write_block);
+	json_int(b, "ate_size", r->geo.ate_size);
+	json_int(b, "erase_value", r->geo.erase_value);
+	tool_json_str(b, "sector_size_confidence", nvs_confidence_name(r->sector_conf));
+	tool_json_str(b, "write_block_confidence", nvs_confidence_name(r->wb_conf));
+	tool_json_str(b, "erase_value_confidence", nvs_confidence_name(r->ev_conf));
+	json_int(b, "close_ates", r->close_ates);
+	json_int(b, "gc_done_ates", r->gc_done_ates);
+	json_int(b, "trailing_bytes", r->trailing);
+	json_int(b, "missing_bytes", r->missing);
+	json_builder_end_object(b);
+	json_builder_set_member_name(b, "data_crc");
+	json_builder_begin_object(b);
+	tool_json_str(b, "mode", in->opt.data_crc ? in->opt.data_crc : "auto");
+	json_bool(b, "enabled", in->data_crc);
+	tool_json_str(b, "reason", in->crc_reason);
+	json_builder_end_object(b);
+}
+
+static void json_summary(JsonBuilder *b, const struct inspect *in)
+{
+	guint i;
+
+	json_builder_set_member_name(b, "sectors");
+	json_builder_begin_array(b);
+	for (i = 0; i < in->sectors->len; i++) {
+		const struct fc_nvs_sector_info *s = &g_array_index(in->sectors,
+								    struct fc_nvs_sector_info, i);
+
+		json_builder_begin_object(b);
+		json_int(b, "sector", s->sector);
+		json_int(b, "age", s->age);
+		tool_json_str(b, "state", sector_state_name(s->state));
+		json_bool(b, "gc_done", s->gc_done);
+		json_int(b, "live", s->live);
+		json_int(b, "stale", s->stale);
+		json_int(b, "deleted", s->deleted);
+		json_int(b, "bad", s->bad);
+		json_int(b, "used_bytes", s->used_bytes);
+		json_int(b, "free_bytes", s->free_bytes);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "mount");
+	json_builder_begin_object(b);
+	json_bool(b, "ok", in->mount_rc >= 0);
+	tool_json_str(b, "error", in->mount_rc < 0 ? fc_strerror(in->mount_rc) : NULL);
+	if (in->mount_rc >= 0) {
+		json_addr(b, "ate_wra", in->fs.ate_wra);
+		json_addr(b, "data_wra", in->fs.data_wra);
+		json_int(b, "open_sector", addr_sector(in->fs.ate_wra));
+		json_int(b, "free_space", in->free_space);
+		json_int_or_null(b, "free_space_zephyr", in->zephyr_free);
+	}
+	json_builder_set_member_name(b, "actions");
+	json_builder_begin_array(b);
+	for (i = 0; i < in->actions->len; i++)
+		json_builder_add_string_value(b, g_ptr_array_index(in->actions, i));
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+}
+
+static void json_live(JsonBuilder *b, const struct inspect *in)
+{
+	guint i;
+
+	json_builder_set_member_name(b, "live");
+	json_builder_begin_array(b);
+	for (i = 0; i < in->live->len; i++) {
+		const struct live_entry *e = &g_array_index(in->live, struct live_entry, i);
+
+		json_builder_begin_object(b);
+		json_int(b, "id", e->id);
+		json_int(b, "len", e->rc >= 0 ? e->rc : 0);
+		json_hex(b, "data", e->value);
+		tool_json_str(b, "error", e->rc < 0 ? fc_strerror(e->rc) : NULL);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void json_ate(JsonBuilder *b, const struct inspect *in, const struct ate_rec *r)
+{
+	GBytes *d = ate_data(in, &r->info);
+	int crc;
+
+	json_builder_begin_object(b);
+	json_addr(b, "addr", r->info.addr);
+	json_int(b, "sector", addr_sector(r->info.addr));
+	json_int(b, "slot", addr_offset(r->info.addr));
+	json_int(b, "id", r->info.id);
+	json_int(b, "offset", r->info.offset);
+	json_int(b, "len", r->info.len);
+	json_int(b, "part", r->info.part);
+	json_int(b, "crc8", r->info.crc8);
+	tool_json_str(b, "status", ate_status_name(r->info.status));
+	json_hex(b, "data", d);
+	crc = value_crc_state(in, &r->info);
+	tool_json_str(b, "data_crc", crc < 0 ? NULL : crc ? "ok" : "bad");
+	json_builder_end_object(b);
+	if (d)
+		g_bytes_unref(d);
+}
+
+static void json_ates(JsonBuilder *b, const struct inspect *in)
+{
+	GArray *sorted = g_array_copy(in->ates);
+	guint i;
+
+	g_array_sort(sorted, ate_by_flash_order);
+	json_builder_set_member_name(b, "ates");
+	json_builder_begin_array(b);
+	for (i = 0; i < sorted->len; i++)
+		json_ate(b, in, &g_array_index(sorted, struct ate_rec, i));
+	json_builder_end_array(b);
+	g_array_free(sorted, TRUE);
+}
+
+static void json_history(JsonBuilder *b, struct inspect *in, uint16_t id)
+{
+	GPtrArray *h = history_of(in, id);
+	guint i;
+
+	json_builder_set_member_name(b, "history");
+	json_builder_begin_object(b);
+	json_int(b, "id", id);
+	json_builder_set_member_name(b, "values");
+	json_builder_begin_array(b);
+	for (i = 0; i < h->len; i++)
+		json_ate(b, in, g_ptr_array_index(h, i));
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+	g_ptr_array_free(h, TRUE);
+}
+
+static void json_settings(JsonBuilder *b, const struct inspect *in)
+{
+	guint i;
+
+	json_builder_set_member_name(b, "settings");
+	json_builder_begin_array(b);
+	for (i = 0; i < in->settings->len; i++) {
+		const struct setting *s = &g_array_index(in->settings, struct setting, i);
+		gsize n;
+		const char *p = g_bytes_get_data(s->value, &n);
+		char *text = printable(s->value) ? g_strndup(p, n) : NULL;
+
+		json_builder_begin_object(b);
+		tool_json_str(b, "name", s->name);
+		json_int(b, "name_id", s->name_id);
+		json_hex(b, "value", s->value);
+		tool_json_str(b, "text", text);
+		json_builder_end_object(b);
+		g_free(text);
+	}
+	json_builder_end_array(b);
+}
+
+static void json_salvage(JsonBuilder *b, const struct inspect *in)
+{
+	guint i;
+
+	json_builder_set_member_name(b, "salvage");
+	json_builder_begin_array(b);
+	for (i = 0; i < in->salvage->len; i++) {
+		const struct salvage_rec *s = &g_array_index(in->salvage, struct salvage_rec, i);
+
+		json_builder_begin_object(b);
+		tool_json_str(b, "kind", s->kind);
+		json_addr(b, "addr", s->addr);
+		json_int_or_null(b, "id", s->id);
+		json_int(b, "len", (gint64)g_bytes_get_size(s->value));
+		json_hex(b, "data", s->value);
+		json_bool(b, "verified", FALSE);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void json_verdicts(JsonBuilder *b, const struct inspect *in)
+{
+	guint i;
+
+	json_builder_set_member_name(b, "verdicts");
+	json_builder_begin_array(b);
+	for (i = 0; i < in->verdicts->len; i++) {
+		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
+
+		json_builder_begin_object(b);
+		tool_json_str(b, "severity", severity_names[v->sev]);
+		tool_json_str(b, "code", v->code);
+		json_int_or_null(b, "sector", v->sector);
+		json_int_or_null(b, "offset", v->offset);
+		tool_json_str(b, "message", v->message);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_int(b, "errors", in->errors);
+	json_int(b, "warnings", in->warnings);
+}
+
+void print_json(struct inspect *in)
+{
+	JsonBuilder *b = json_builder_new();
+
+	json_builder_begin_object(b);
+	json_int(b, "schema", 1);
+	tool_json_str(b, "file", in->path);
+	json_int(b, "file_size", (gint64)in->file_len);
+	json_geometry(b, in);
+	if (in->opt.summary)
+		json_summary(b, in);
+	if (in->opt.live)
+		json_live(b, in);
+	if (in->opt.ates)
+		json_ates(b, in);
+	if (in->opt.history_id >= 0)
+		json_history(b, in, (uint16_t)in->opt.history_id);
+	if (in->opt.settings)
+		json_settings(b, in);
+	if (in->opt.salvage)
+		json_salvage(b, in);
+	json_verdicts(b, in);
+	json_builder_end_object(b);
+	tool_json_print(b);
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mount.c - what a mount does: fc_nvs_mount on a private copy of the
+ * partition (on a thread, beside the walk), the bytes it changed, the free
+ * space, and what it reads back (live entries, settings).
+ */
+#include "inspect.h"
+
+#include <string.h>
+
+#include "fdtcache/settings.h"
+
+static void describe_change(struct inspect *in, uint32_t s)
+{
+	const uint8_t *a = sector_bytes(in, s);
+	const uint8_t *b = in->copy + (size_t)s * in->geo.geo.sector_size;
+	uint32_t ss = in->geo.geo.sector_size, i, first = ss, last = 0, written = 0;
+	uint8_t ev = in->geo.geo.erase_value;
+	bool erased = false;
+
+	if (memcmp(a, b, ss) == 0)
+		return;
+	for (i = 0; i < ss; i++) {
+		if (a[i] == b[i])
+			continue;
+		first = MIN(first, i);
+		last = i;
+		/* programming only moves bits away from the erase value */
+		if ((uint8_t)(a[i] ^ ev) & (uint8_t)~(b[i] ^ ev))
+			erased = true;
+		written += b[i] != ev;
+	}
+	if (first == ss)
+		return;
+	if (erased && nvs_erased(b, ss, ev))
+		g_ptr_array_add(in->actions, g_strdup_printf("erase sector %u", s));
+	else if (erased)
+		g_ptr_array_add(in->actions,
+				g_strdup_printf("erase sector %u and write %u bytes into it", s,
+						written));
+	else
+		g_ptr_array_add(in->actions,
+				g_strdup_printf("write %u bytes in sector %u at 0x%04x..0x%04x", written,
+						s, first, last));
+}
+
+/*
+ * Free space as Zephyr itself reports it: its O(n^2) count skips a live
+ * entry whose id a later torn ATE carries, so it can differ from the exact
+ * figure. Run on a second copy, only where n is small enough.
+ */
+static void zephyr_free_space(struct inspect *in)
+{
+	uint8_t *mem;
+	struct fc_ram_flash ram;
+	struct fc_nvs fs;
+	struct fc_nvs_config cfg;
+
+	in->zephyr_free = -1;
+	if (in->stack_ates > ZEPHYR_FREE_MAX_ATES)
+		return;
+	mem = g_memdup2(in->part, in->part_len);
+	fc_ram_flash_init(&ram, &in->fgeo, mem);
+	cfg = nvs_config(in, &ram.dev, NULL);
+	cfg.lookup = FC_NVS_LOOKUP_ZEPHYR;
+	cfg.index_slot_count = 0;
+	if (fc_nvs_mount(&fs, &cfg) == 0)
+		in->zephyr_free = fc_nvs_calc_free_space(&fs);
+	g_free(mem);
+}
+
+/*
+ * The mount of the copy and the walk of the dump touch disjoint memory, so
+ * the mount runs on a second thread while the walk runs. The copy's device
+ * notes which sectors the mount programs or erases.
+ */
+static void note_touched(struct inspect *in, uint32_t off, uint32_t len)
+{
+	uint32_t ss = in->geo.geo.sector_size, s;
+
+	for (s = off / ss; len && s <= (off + len - 1) / ss && s < in->geo.geo.sector_count; s++)
+		in->touched[s] = 1;
+}
+
+static int copy_read(void *ctx, uint32_t off, void *buf, uint32_t len)
+{
+	struct inspect *in = ctx;
+
+	return in->ram.dev.read(in->ram.dev.ctx, off, buf, len);
+}
+
+static int copy_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
+{
+	struct inspect *in = ctx;
+
+	note_touched(in, off, len);
+	return in->ram.dev.prog(in->ram.dev.ctx, off, buf, len);
+}
+
+static int copy_erase(void *ctx, uint32_t off, uint32_t len)
+{
+	struct inspect *in = ctx;
+
+	note_touched(in, off, len);
+	return in->ram.dev.erase(in->ram.dev.ctx, off, len);
+}
+
+static gpointer mount_thread(gpointer data)
+{
+	struct inspect *in = data;
+
+	populate(in->copy, in->part_len);
+
+	in->mount_rc = fc_nvs_mount(&in->fs, &in->mount_cfg);
+	return NULL;
+}
+
+void mount_copy_start(struct inspect *in)
+{
+	fc_ram_flash_init(&in->ram, &in->fgeo, in->copy);
+	in->copy_dev = in->ram.dev;
+	in->copy_dev.read = copy_read;
+	in->copy_dev.prog = copy_prog;
+	in->copy_dev.erase = copy_erase;
+	in->copy_dev.ctx = in;
+	in->touched = g_new0(uint8_t, in->geo.geo.sector_count);
+	in->mount_cfg = nvs_config(in, &in->copy_dev, in->index);
+	in->mount_thread = g_thread_new("mount", mount_thread, in);
+}
+
+void mount_copy_finish(struct inspect *in)
+{
+	uint32_t s;
+
+	g_thread_join(in->mount_thread);
+	in->mount_thread = NULL;
+	/* only sectors the mount wrote can differ from the dump */
+	for (s = 0; s < in->geo.geo.sector_count; s++)
+		if (in->touched[s])
+			describe_change(in, s);
+	if (in->mount_rc < 0) {
+		verdict(in, SEV_ERROR, "mount-fails", -1, -1, "a mount fails: %s",
+			fc_strerror(in->mount_rc));
+		return;
+	}
+	in->free_space = fc_nvs_calc_free_space(&in->fs);
+	zephyr_free_space(in);
+}
+
+void read_live(struct inspect *in)
+{
+	uint8_t *buf = g_malloc(in->geo.geo.sector_size);
+	uint32_t id;
+	int rc;
+
+	/* Candidates: every id with a valid ATE in the dump (a mount only
+	 * drops ATEs or copies them); the reads decide. */
+	for (id = 0; id < FC_NVS_ID_SPECIAL; id++) {
+		struct live_entry e = { (uint16_t)id, 0, NULL };
+
+		if (!(in->ids[id / 8] & (1u << (id % 8))))
+			continue;
+		rc = fc_nvs_read(&in->fs, (uint16_t)id, buf, in->geo.geo.sector_size);
+		if (rc == FC_ENOENT)
+			continue;
+		e.rc = rc;
+		if (rc >= 0)
+			e.value = g_bytes_new(buf, MIN((uint32_t)rc, in->geo.geo.sector_size));
+		else
+			verdict(in, SEV_ERROR, "read-fails", -1, -1, "id 0x%04x: a read fails: %s",
+				id, fc_strerror(rc));
+		g_array_append_val(in->live, e);
+	}
+	g_free(buf);
+}
+
+static int setting_pair_cb(void *ctx, const struct fc_settings_entry *e)
+{
+	struct inspect *in = ctx;
+	struct setting s = { g_strndup(e->name, e->name_len), e->name_id,
+			     g_bytes_new(e->value, e->value_read) };
+
+	g_array_append_val(in->settings, s);
+	return 0;
+}
+
+static const char *settings_problem_text(enum fc_settings_problem_kind k)
+{
+	switch (k) {
+	case FC_SETTINGS_ORPHAN_NAME:
+		return "name without its value (a load deletes both)";
+	case FC_SETTINGS_ORPHAN_VALUE:
+		return "value without its name (a load deletes both)";
+	case FC_SETTINGS_COUNTER_TOP:
+		return "last_name_id points at an absent pair (a load lowers it)";
+	case FC_SETTINGS_COUNTER_MISSING:
+		return "no last_name_id at id 0x8000: stored names are invisible";
+	case FC_SETTINGS_COUNTER_BAD:
+		return "last_name_id is not a u16 in 0x8000..0xbfff";
+	case FC_SETTINGS_ABOVE_COUNTER:
+		return "entry above last_name_id: a load never sees it";
+	case FC_SETTINGS_NAME_INVALID:
+		return "stored name is invalid (too long, '=' or NUL)";
+	case FC_SETTINGS_READ_ERROR:
+		return "read fails";
+	}
+	return "unknown problem";
+}
+
+static int setting_problem_cb(void *ctx, const struct fc_settings_problem *p)
+{
+	struct inspect *in = ctx;
+
+	if (p->kind == FC_SETTINGS_READ_ERROR)
+		verdict(in, SEV_ERROR, "settings-read", -1, -1, "settings id 0x%04x: %s: %s", p->id,
+			settings_problem_text(p->kind), fc_strerror(p->err));
+	else
+		verdict(in, SEV_WARNING,
+			p->kind == FC_SETTINGS_ORPHAN_NAME || p->kind == FC_SETTINGS_ORPHAN_VALUE
+				? "settings-orphan"
+				: "settings-counter",
+			-1, -1, "settings id 0x%04x (last_name_id 0x%04x): %s", p->id, p->counter,
+			settings_problem_text(p->kind));
+	return 0;
+}
+
+void read_settings(struct inspect *in)
+{
+	struct fc_settings_scan_ops ops = { setting_pair_cb, setting_problem_cb };
+	uint8_t *buf = g_malloc(in->geo.geo.sector_size);
+	int rc = fc_settings_scan(&in->fs, buf, in->geo.geo.sector_size, &ops, in);
+
+	if (rc < 0)
+		verdict(in, SEV_ERROR, "settings-scan", -1, -1, "settings scan fails: %s",
+			fc_strerror(rc));
+	g_free(buf);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * salvage.c - unverified values readable from damaged regions: ATEs
+ * whose crc8 fails but whose fields make sense, and data without an ATE.
+ */
+#include "inspect.h"
+
+/* Empty an array of salvage records, freeing their values. */
+void free_salvage(GArray *salvage)
+{
+	guint i;
+
+	for (i = 0; i < salvage->len; i++)
+		g_bytes_unref(g_array_index(salvage, struct salvage_rec, i).value);
+	g_array_set_size(salvage, 0);
+}
+
+/* An ATE whose crc8 fails but whose fields make sense may still name its value. */
+void salvage_ate(struct inspect *in, const struct ate_rec *r)
+{
+	const struct fc_nvs_ate_info *a = &r->info;
+	const struct nvs_geometry *g = &in->geo.geo;
+	struct salvage_rec sr;
+
+	if (a->status != FC_NVS_ATE_CRC_BAD || a->id == FC_NVS_ID_SPECIAL || a->part != FC_NVS_ATE_PART ||
+	    (uint32_t)a->offset + a->len > addr_offset(a->addr) ||
+	    a->len > g->sector_size - 4 * g->ate_size)
+		return;
+	sr.kind = "ate-crc-bad";
+	sr.addr = a->addr;
+	sr.id = a->id;
+	sr.value = g_bytes_new(sector_bytes(in, addr_sector(a->addr)) + a->offset, a->len);
+	g_array_append_val(in->salvage, sr);
+}
+
+/* Bytes of sector s that no ATE claims (len bytes at first). */
+void salvage_data(struct inspect *in, uint32_t s, uint32_t first, uint32_t len)
+{
+	struct salvage_rec sr;
+
+	sr.kind = "data-without-ate";
+	sr.addr = s << FC_NVS_ADDR_SECTOR_SHIFT | first;
+	sr.id = -1;
+	sr.value = g_bytes_new(sector_bytes(in, s) + first, len);
+	g_array_append_val(in->salvage, sr);
+}

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * table.c - the views as text tables (every input byte escaped).
+ */
+#include "inspect.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/escape.h"
+
+static void table_heading(const struct inspect *in, const char *title)
+{
+	if (view_count(&in->opt) > 1)
+		printf("\n== %s\n", title);
+}
+
+static void wb_options_text(GString *s, uint32_t mask)
+{
+	uint32_t w;
+	bool first = true;
+
+	for (w = 1; w <= 32; w <<= 1)
+		if (mask & w) {
+			g_string_append_printf(s, first ? "%u" : ", %u", w);
+			first = false;
+		}
+}
+
+#define COLUMNS 80
+
+/*
+ * A line of prose: wrapped at spaces to COLUMNS (continuation lines indented
+ * by indent + 2), unless --wide.
+ */
+G_GNUC_PRINTF(3, 4)
+static void para(const struct inspect *in, int indent, const char *fmt, ...)
+{
+	va_list ap;
+	char *text, *p;
+
+	va_start(ap, fmt);
+	text = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	p = text;
+	while (!in->opt.wide && strlen(p) + (size_t)(p == text ? 0 : indent + 2) > COLUMNS) {
+		size_t room = COLUMNS - (size_t)(p == text ? 0 : indent + 2), cut = room;
+
+		while (cut > 0 && p[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			break;
+		printf("%*s%.*s\n", p == text ? 0 : indent + 2, "", (int)cut, p);
+		p += cut + 1;
+	}
+	printf("%*s%s\n", p == text ? 0 : indent + 2, "", p);
+	g_free(text);
+}
+
+static void table_geometry(const struct inspect *in)
+{
+	const struct nvs_geometry_report *r = &in->geo;
+	GString *wb = g_string_new(NULL);
+
+	printf("image: %s (%" G_GSIZE_FORMAT " bytes)\n", in->input.name, in->file_len);
+	/* one line, whatever its length: scripts read it */
+	printf("geometry: offset %u, %u sectors of %u bytes, write block %u, erase value 0x%02x\n",
+	       r->geo.offset, r->geo.sector_count, r->geo.sector_size, r->geo.write_block,
+	       r->geo.erase_value);
+	if (r->sector_conf == NVS_CONF_GIVEN)
+		printf("  sector size: given\n");
+	else
+		para(in, 2, "  sector size: detected, %s (%u close ATEs, %u gc_done ATEs, %u ATEs on "
+		     "sector stacks; score %ld, next best %u-byte sectors with %u-byte slots: %ld)",
+		     nvs_confidence_name(r->sector_conf), r->close_ates, r->gc_done_ates, r->ates,
+		     r->score, r->runner_up_sector_size, r->runner_up_ate_size, r->runner_up_score);
+	wb_options_text(wb, r->wb_options);
+	if (r->wb_conf == NVS_CONF_GIVEN)
+		printf("  write block: given (ATE slot %u)\n", r->geo.ate_size);
+	else
+		para(in, 2, "  write block: detected, %s (ATE slot %u; %s fit the spacing of %u "
+		     "record pairs in %u of %u sectors)",
+		     nvs_confidence_name(r->wb_conf), r->geo.ate_size, wb->str, r->wb_pairs,
+		     r->wb_sectors, r->geo.sector_count);
+	if (r->ev_conf == NVS_CONF_GIVEN)
+		printf("  erase value: given\n");
+	else
+		para(in, 2, "  erase value: detected, %s (sectors with an erased close slot: %u as "
+		     "0xff, %u as 0x00)",
+		     nvs_confidence_name(r->ev_conf), r->ev_open[0], r->ev_open[1]);
+	para(in, 0, "data crc: %s", in->crc_reason);
+	g_string_free(wb, TRUE);
+}
+
+static void table_mount(const struct inspect *in)
+{
+	guint i;
+
+	if (in->mount_rc < 0) {
+		para(in, 0, "mount: fails: %s", fc_strerror(in->mount_rc));
+	} else {
+		printf("next write: sector %u (ATE at 0x%04x, data at 0x%04x)\n",
+		       addr_sector(in->fs.ate_wra), addr_offset(in->fs.ate_wra),
+		       addr_offset(in->fs.data_wra));
+		printf("after mount: ate_wra=%u:0x%04x data_wra=%u:0x%04x free_space=%d\n",
+		       addr_sector(in->fs.ate_wra), addr_offset(in->fs.ate_wra),
+		       addr_sector(in->fs.data_wra), addr_offset(in->fs.data_wra),
+		       in->zephyr_free >= 0 ? in->zephyr_free : in->free_space);
+		if (in->zephyr_free < 0)
+			para(in, 0, "free space: %d bytes (exact; Zephyr's O(n^2) count skipped for "
+			     "%u ATEs)",
+			     in->free_space, in->stack_ates);
+		else if (in->zephyr_free != in->free_space)
+			para(in, 0, "free space: %d bytes exactly; Zephyr reports %d (its count skips "
+			     "a live entry whose id a torn ATE carries)",
+			     in->free_space, in->zephyr_free);
+	}
+	if (in->actions->len == 0)
+		printf("a mount changes nothing\n");
+	for (i = 0; i < in->actions->len; i++)
+		para(in, 0, "a mount would %s", (const char *)g_ptr_array_index(in->actions, i));
+}
+
+static void table_summary(const struct inspect *in)
+{
+	guint i;
+
+	table_heading(in, "summary");
+	table_geometry(in);
+	printf("%-6s %-4s %-7s %-7s %6s %6s %7s %5s %6s %6s\n", "sector", "age", "state", "gc_done",
+	       "live", "stale", "deleted", "bad", "used", "free");
+	for (i = 0; i < in->sectors->len; i++) {
+		const struct fc_nvs_sector_info *s = &g_array_index(in->sectors,
+								    struct fc_nvs_sector_info, i);
+
+		printf("%-6u %-4u %-7s %-7s %6u %6u %7u %5u %6u %6u\n", s->sector, s->age,
+		       sector_state_name(s->state), s->gc_done ? "yes" : "no", s->live, s->stale,
+		       s->deleted, s->bad, s->used_bytes, s->free_bytes);
+	}
+	table_mount(in);
+}
+
+static void table_live(const struct inspect *in)
+{
+	guint i;
+
+	table_heading(in, "live entries (what a mount reads back)");
+	for (i = 0; i < in->live->len; i++) {
+		const struct live_entry *e = &g_array_index(in->live, struct live_entry, i);
+		char *hex;
+
+		if (e->rc < 0) {
+			printf("# id=0x%04x read fails: %s\n", e->id, fc_strerror(e->rc));
+			continue;
+		}
+		hex = bytes_hex(e->value);
+		printf("id=0x%04x len=%d data=%s\n", e->id, e->rc, hex);
+		g_free(hex);
+	}
+}
+
+static void table_ates(const struct inspect *in)
+{
+	GArray *sorted = g_array_copy(in->ates);
+	guint i;
+
+	table_heading(in, "ATEs (flash order: sector by sector, in write order)");
+	g_array_sort(sorted, ate_by_flash_order);
+	printf("%-9s %-6s %-6s %-5s %-4s %-4s %-13s %s\n", "addr", "id", "offset", "len", "part",
+	       "crc8", "status", "data");
+	for (i = 0; i < sorted->len; i++) {
+		const struct ate_rec *r = &g_array_index(sorted, struct ate_rec, i);
+		GBytes *d = ate_data(in, &r->info);
+		bool crc_bad = value_crc_state(in, &r->info) == 0;
+		/* 80 columns: fewer value bytes when the row says its CRC is bad */
+		gsize preview = in->opt.wide ? HEX_PREVIEW_WIDE : crc_bad ? HEX_PREVIEW / 2 - 1 : HEX_PREVIEW;
+		char *addr = addr_text(r->info.addr), *hex = NULL;
+		gsize n = 0;
+
+		if (d) {
+			const uint8_t *p = g_bytes_get_data(d, &n);
+
+			hex = hex_of(p, MIN(n, preview));
+		}
+		printf("%-9s 0x%04x 0x%04x %-5u 0x%02x 0x%02x %-13s %s%s%s\n", addr, r->info.id,
+		       r->info.offset, r->info.len, r->info.part, r->info.crc8,
+		       ate_status_name(r->info.status), hex ? hex : "", n > preview ? "..." : "",
+		       crc_bad ? " (data crc bad)" : "");
+		g_free(addr);
+		g_free(hex);
+		if (d)
+			g_bytes_unref(d);
+	}
+	g_array_free(sorted, TRUE);
+}
+
+static void table_history(struct inspect *in, uint16_t id)
+{
+	GPtrArray *h = history_of(in, id);
+	char *title = g_strdup_printf("history of id 0x%04x (%u stored, newest first)", id, h->len);
+	guint i;
+
+	table_heading(in, title);
+	for (i = 0; i < h->len; i++) {
+		const struct ate_rec *r = g_ptr_array_index(h, i);
+		GBytes *d = ate_data(in, &r->info);
+		char *addr = addr_text(r->info.addr), *hex = d ? bytes_hex(d) : g_strdup("");
+
+		printf("%s %-7s len=%u data=%s\n", addr, ate_status_name(r->info.status), r->info.len,
+		       hex);
+		g_free(addr);
+		g_free(hex);
+		if (d)
+			g_bytes_unref(d);
+	}
+	g_free(title);
+	g_ptr_array_free(h, TRUE);
+}
+
+static void table_settings(const struct inspect *in)
+{
+	guint i;
+
+	table_heading(in, "settings (name = value; \"text\" or hex)");
+	for (i = 0; i < in->settings->len; i++) {
+		const struct setting *s = &g_array_index(in->settings, struct setting, i);
+		char *v = value_text(s->value), *name = tool_esc_text(s->name, -1, 0);
+
+		printf("%s = %s\n", name, v);
+		g_free(name);
+		g_free(v);
+	}
+	for (i = 0; i < in->verdicts->len; i++) {
+		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
+
+		if (g_str_has_prefix(v->code, "settings-"))
+			printf("! %s\n", v->message);
+	}
+}
+
+static void table_salvage(const struct inspect *in)
+{
+	guint i;
+
+	table_heading(in, "salvage (UNVERIFIED values from damaged regions)");
+	for (i = 0; i < in->salvage->len; i++) {
+		const struct salvage_rec *s = &g_array_index(in->salvage, struct salvage_rec, i);
+		char *addr = addr_text(s->addr), *hex = bytes_hex(s->value);
+
+		if (s->id >= 0)
+			printf("unverified %s at %s: id=0x%04x len=%" G_GSIZE_FORMAT " data=%s\n",
+			       s->kind, addr, (unsigned)s->id, g_bytes_get_size(s->value), hex);
+		else
+			printf("unverified %s at %s: len=%" G_GSIZE_FORMAT " data=%s\n", s->kind,
+			       addr, g_bytes_get_size(s->value), hex);
+		g_free(addr);
+		g_free(hex);
+	}
+	if (in->salvage->len == 0)
+		printf("nothing to salvage\n");
+}
+
+static void table_check(const struct inspect *in)
+{
+	guint i;
+
+	table_heading(in, "check");
+	for (i = 0; i < in->verdicts->len; i++) {
+		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
+
+		printf("%-7s %-17s ", severity_names[v->sev], v->code);
+		if (v->sector >= 0 && v->offset >= 0)
+			printf("sector %d offset 0x%04lx: ", v->sector, v->offset);
+		else if (v->sector >= 0)
+			printf("sector %d: ", v->sector);
+		else if (v->offset >= 0)
+			printf("image offset 0x%lx: ", v->offset);
+		printf("%s\n", v->message);
+	}
+	printf("%s: %d errors, %d warnings\n", in->input.name, in->errors, in->warnings);
+}
+
+void print_table(struct inspect *in)
+{
+	if (in->opt.summary)
+		table_summary(in);
+	if (in->opt.live)
+		table_live(in);
+	if (in->opt.ates)
+		table_ates(in);
+	if (in->opt.history_id >= 0)
+		table_history(in, (uint16_t)in->opt.history_id);
+	if (in->opt.settings)
+		table_settings(in);
+	if (in->opt.salvage)
+		table_salvage(in);
+	if (in->opt.check)
+		table_check(in);
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * view.c - what the table and JSON views share: names, hex, the bytes an
+ * ATE points at, orders and the history of an id.
+ */
+#include "inspect.h"
+
+#include <string.h>
+
+int view_count(const struct options *o)
+{
+	return o->summary + o->live + o->ates + (o->history != NULL) + o->settings + o->check +
+	       o->salvage;
+}
+
+const char *sector_state_name(enum fc_nvs_sector_state s)
+{
+	switch (s) {
+	case FC_NVS_SECTOR_ERASED:
+		return "erased";
+	case FC_NVS_SECTOR_OPEN:
+		return "open";
+	case FC_NVS_SECTOR_CLOSED:
+		return "closed";
+	case FC_NVS_SECTOR_CORRUPT:
+		return "corrupt";
+	}
+	return "?";
+}
+
+const char *ate_status_name(enum fc_nvs_ate_status s)
+{
+	switch (s) {
+	case FC_NVS_ATE_LIVE:
+		return "live";
+	case FC_NVS_ATE_STALE:
+		return "stale";
+	case FC_NVS_ATE_DELETED:
+		return "deleted";
+	case FC_NVS_ATE_CRC_BAD:
+		return "crc-bad";
+	case FC_NVS_ATE_OUT_OF_BOUNDS:
+		return "out-of-bounds";
+	case FC_NVS_ATE_TORN:
+		return "torn";
+	case FC_NVS_ATE_CLOSE:
+		return "close";
+	case FC_NVS_ATE_GC_DONE:
+		return "gc_done";
+	}
+	return "?";
+}
+
+char *hex_of(const uint8_t *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	char *s = g_malloc(n * 2 + 1);
+	size_t i;
+
+	/* by hand: a printf per byte was the cost of --live on big images */
+	for (i = 0; i < n; i++) {
+		s[2 * i] = digits[p[i] >> 4];
+		s[2 * i + 1] = digits[p[i] & 0xf];
+	}
+	s[2 * n] = '\0';
+	return s;
+}
+
+char *bytes_hex(GBytes *b)
+{
+	gsize n;
+	const uint8_t *p = g_bytes_get_data(b, &n);
+
+	return hex_of(p, n);
+}
+
+/* Bytes an ATE points at, NULL when it points nowhere sensible. */
+GBytes *ate_data(const struct inspect *in, const struct fc_nvs_ate_info *a)
+{
+	if (a->len == 0 || a->status == FC_NVS_ATE_CLOSE || a->status == FC_NVS_ATE_GC_DONE ||
+	    (uint32_t)a->offset + a->len > in->geo.geo.sector_size)
+		return NULL;
+	return g_bytes_new(sector_bytes(in, addr_sector(a->addr)) + a->offset, a->len);
+}
+
+char *addr_text(uint32_t addr)
+{
+	return g_strdup_printf("%u:0x%04x", addr_sector(addr), addr_offset(addr));
+}
+
+bool printable(GBytes *b)
+{
+	gsize n, i;
+	const uint8_t *p = g_bytes_get_data(b, &n);
+
+	for (i = 0; i < n; i++)
+		if (p[i] < 0x20 || p[i] > 0x7e)
+			return false;
+	return n > 0;
+}
+
+char *value_text(GBytes *b)
+{
+	gsize n;
+	const char *p = g_bytes_get_data(b, &n);
+
+	if (printable(b))
+		return g_strdup_printf("\"%.*s\"", (int)n, p);
+	return bytes_hex(b);
+}
+
+int ate_by_flash_order(gconstpointer pa, gconstpointer pb)
+{
+	const struct ate_rec *a = pa, *b = pb;
+
+	if (addr_sector(a->info.addr) != addr_sector(b->info.addr))
+		return addr_sector(a->info.addr) < addr_sector(b->info.addr) ? -1 : 1;
+	return addr_offset(a->info.addr) > addr_offset(b->info.addr) ? -1
+	       : addr_offset(a->info.addr) < addr_offset(b->info.addr);
+}
+
+static int newest_first(gconstpointer pa, gconstpointer pb, gpointer ctx)
+{
+	const struct inspect *in = ctx;
+	const struct ate_rec *a = *(const struct ate_rec *const *)pa;
+	const struct ate_rec *b = *(const struct ate_rec *const *)pb;
+	uint16_t age_a = g_array_index(in->sectors, struct fc_nvs_sector_info,
+				       addr_sector(a->info.addr)).age;
+	uint16_t age_b = g_array_index(in->sectors, struct fc_nvs_sector_info,
+				       addr_sector(b->info.addr)).age;
+
+	if (age_a != age_b)
+		return age_a > age_b ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Every stored value of id (records and deletes), newest first. */
+GPtrArray *history_of(struct inspect *in, uint16_t id)
+{
+	GPtrArray *h = g_ptr_array_new();
+	guint i;
+
+	for (i = 0; i < in->ates->len; i++) {
+		struct ate_rec *r = &g_array_index(in->ates, struct ate_rec, i);
+
+		if (r->info.id == id && (is_record(&r->info) || r->info.status == FC_NVS_ATE_DELETED))
+			g_ptr_array_add(h, r);
+	}
+	g_ptr_array_sort_with_data(h, newest_first, in);
+	return h;
+}
