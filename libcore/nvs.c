@@ -159,8 +159,11 @@ static int is_newest(struct fc_nvs *fs, uint16_t id, uint32_t addr)
 
 /*
  * Collect the sector after the write sector: copy every entry whose newest
- * ATE is there (newest first, as Zephyr), mark the GC done, erase it.
- * FC_ENOSPC when a copy does not fit (only when resuming a torn GC).
+ * ATE is there (newest first, as Zephyr), mark the GC done, erase it. The
+ * gc_done ATE always gets its slot before the erase: without it a mount
+ * could not tell a finished GC whose erase was cut from one cut while
+ * copying. FC_ENOSPC when the copies and gc_done do not fit (only with
+ * records packed tighter than this engine writes them), before any erase.
  */
 static int gc(struct fc_nvs *fs)
 {
@@ -183,7 +186,7 @@ static int gc(struct fc_nvs *fs)
 			rc = is_newest(fs, a.id, at);
 			if (rc <= 0)
 				continue;
-			if (fs->ate_wra < fs->data_wra + entry_bytes(fs, a.len))
+			if (fs->ate_wra < fs->data_wra + entry_bytes(fs, a.len) + fs->ate_size)
 				return FC_ENOSPC;
 			uint16_t offset = (uint16_t)offs(fs->data_wra);
 
@@ -194,12 +197,10 @@ static int gc(struct fc_nvs *fs)
 		if (rc)
 			return rc;
 	}
-	if (fs->ate_wra >= fs->data_wra + fs->ate_size) {
-		rc = gc_done_write(fs);
-		if (rc)
-			return rc;
-	}
-	return sector_erase(fs, s);
+	if (fs->ate_wra < fs->data_wra + fs->ate_size)
+		return FC_ENOSPC;
+	rc = gc_done_write(fs);
+	return rc ? rc : sector_erase(fs, s);
 }
 
 /* ---- mount ---- */
@@ -236,11 +237,13 @@ static int restart_write_sector(struct fc_nvs *fs)
 
 /*
  * The sector after the write sector is not erased: a GC or its erase was
- * cut. With its gc_done ATE, or outside the log, it only needs the erase.
- * Otherwise GC resumes where it stopped: entries already copied are newer
- * than their originals, so nothing is copied twice, and a cut erase (whose
- * live data were all copied) is never copied from. Only when the copies no
- * longer fit is the write sector restarted, as Zephyr always does.
+ * cut. With a gc_done ATE in the write sector (written only once every copy
+ * is complete), or outside the log, it only needs the erase. Otherwise the
+ * GC starts over from an erased write sector: nothing the cut GC, or a cut
+ * restart of it, left in the write sector is trusted (a copy's ATE may
+ * survive a torn erase that took its data), and the sector collected is
+ * intact, since it is erased only after its gc_done. Any number of cuts of
+ * this recovery lead back here.
  */
 static int recover_gc(struct fc_nvs *fs)
 {
@@ -258,9 +261,6 @@ static int recover_gc(struct fc_nvs *fs)
 		return rc;
 	if (rc)
 		return sector_erase(fs, nx);
-	rc = gc(fs);
-	if (rc != FC_ENOSPC)
-		return rc;
 	rc = restart_write_sector(fs);
 	return rc ? rc : gc(fs);
 }

@@ -42,9 +42,16 @@ void fc_nvs_ate_encode(uint8_t *out, uint16_t id, uint16_t offset, uint16_t len)
 	out[7] = fc_crc8_ccitt(0xff, out, ATE_CRC_BYTES);
 }
 
+/*
+ * part is always FC_NVS_ATE_PART (Zephyr writes nothing else): a slot whose
+ * program stopped before part kept the erase value there, so on a 0x00 flash
+ * a torn tail (len 0, part 0, crc 0) that passes the crc8 by chance is not
+ * taken for a delete.
+ */
 bool fc_nvs_ate_valid(const struct fc_nvs_ate *ate, uint32_t sector_size, uint32_t ate_size)
 {
-	return ate->crc_ok && (uint32_t)ate->offset + ate->len < sector_size - ate_size;
+	return ate->crc_ok && ate->part == FC_NVS_ATE_PART &&
+	       (uint32_t)ate->offset + ate->len < sector_size - ate_size;
 }
 
 bool fc_nvs_ate_close_valid(const struct fc_nvs_ate *ate, uint32_t sector_size,

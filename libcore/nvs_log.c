@@ -203,8 +203,10 @@ int nvs_close_read_(const struct fc_nvs *fs, uint32_t s, struct fc_nvs_ate *a)
 
 /*
  * The lowest valid ATE of a sector whose close ATE cannot be trusted,
- * scanning down from the top slot while above the data seen so far (as
- * Zephyr's recovery does). The top slot when there is none.
+ * scanning down from the top slot while not below the data seen so far. A
+ * slot that starts where the data ends is still an ATE slot: the one kept
+ * free for a delete in a full sector (Zephyr stops above it and loses that
+ * delete). The top slot when there is none.
  */
 static int recover_last(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s, uint32_t *addr)
 {
@@ -212,7 +214,7 @@ static int recover_last(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s, 
 	struct fc_nvs_ate a;
 
 	*addr = mkaddr(s, top_slot(fs));
-	for (uint32_t o = top_slot(fs); o > data_end; o -= fs->ate_size) {
+	for (uint32_t o = top_slot(fs); o >= data_end && o < ssize(fs); o -= fs->ate_size) {
 		int rc = nvs_win_ate_(fs, w, mkaddr(s, o), &a);
 
 		if (rc)

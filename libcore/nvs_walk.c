@@ -103,6 +103,8 @@ static enum fc_nvs_ate_status slot_status(struct fc_nvs *fs, const struct fc_nvs
 {
 	if (!(flags & SLOT_CRC_OK))
 		return a->crc8 == erase_value(fs) ? FC_NVS_ATE_TORN : FC_NVS_ATE_CRC_BAD;
+	if (a->part != FC_NVS_ATE_PART)
+		return FC_NVS_ATE_TORN;
 	if (!ate_valid(fs, a))
 		return FC_NVS_ATE_OUT_OF_BOUNDS;
 	if (a->id == FC_NVS_ID_SPECIAL)

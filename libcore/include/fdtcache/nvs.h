@@ -61,8 +61,9 @@ void fc_nvs_ate_encode(uint8_t *out, uint16_t id, uint16_t offset, uint16_t len)
 void fc_nvs_ate_decode(const uint8_t *in, uint8_t erase_value, struct fc_nvs_ate *ate);
 
 /*
- * fc_nvs_ate_valid - is a decoded ATE one the engine trusts: crc8 right and
- * its data inside the data area of a sector of sector_size bytes with ATE
+ * fc_nvs_ate_valid - is a decoded ATE one the engine trusts: crc8 right,
+ * part FC_NVS_ATE_PART (never a torn slot's erased tail) and its data inside
+ * the data area of a sector of sector_size bytes with ATE
  * slots of ate_size bytes (8 rounded up to the write block)?
  *
  * returns: true when valid, false otherwise.
@@ -214,7 +215,7 @@ enum fc_nvs_ate_status {
 	FC_NVS_ATE_DELETED,    /* a delete ATE (len 0) */
 	FC_NVS_ATE_CRC_BAD,    /* crc8 mismatch */
 	FC_NVS_ATE_OUT_OF_BOUNDS, /* data outside the sector's data area */
-	FC_NVS_ATE_TORN,       /* partly written slot */
+	FC_NVS_ATE_TORN,       /* partly written slot (crc byte erased, or part not FC_NVS_ATE_PART) */
 	FC_NVS_ATE_CLOSE,
 	FC_NVS_ATE_GC_DONE,
 };
