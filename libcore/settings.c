@@ -503,10 +503,20 @@ static void remember(struct fc_settings *s, uint16_t id, const char *name, size_
 		ring_add(s, hash, id);
 }
 
+/* A repair write that does not fit is noted and the load goes on; other errors stop it. */
+static int repaired(struct fc_settings *s, int rc)
+{
+	if (rc != FC_ENOSPC)
+		return rc;
+	if (!s->repair_err)
+		s->repair_err = rc;
+	return 0;
+}
+
 /*
- * One id of the load walk. Zephyr's repairs: both ids empty at the top
- * lowers *last (written once by the caller); one of the pair missing
- * deletes both.
+ * One id of the load walk. Zephyr's repairs: one of the pair missing
+ * deletes both; an empty or repaired id at the top lowers *last (written
+ * once by the caller).
  */
 static int load_id(struct fc_settings *s, uint16_t id, const struct load_pass *p, uint16_t *last,
 		   uint32_t *names)
@@ -525,16 +535,20 @@ static int load_id(struct fc_settings *s, uint16_t id, const struct load_pass *p
 	rc2 = read_value(s, id, p, wanted);
 	if (rc2 < 0 && !is_missing(rc2) && rc2 != FC_EBADCRC)
 		return rc2;
-	if (rc1 <= 0 && rc2 <= 0) {
-		if (id == *last)
-			(*last)--;
-		return 0;
+	if (rc1 > 0 && rc2 > 0) {
+		(*names)++;
+		remember(s, id, name, nlen);
+		return wanted ? report(p, name, nlen, id, rc2) : 0;
 	}
-	if (rc1 <= 0 || rc2 <= 0)
-		return delete_pair(s, id);
-	(*names)++;
-	remember(s, id, name, nlen);
-	return wanted ? report(p, name, nlen, id, rc2) : 0;
+	if (rc1 > 0 || rc2 > 0) {
+		int rc = delete_pair(s, id);
+
+		if (rc)
+			return repaired(s, rc);
+	}
+	if (id == *last)
+		(*last)--;
+	return 0;
 }
 
 static int load(struct fc_settings *s, const struct load_pass *p)
@@ -545,13 +559,14 @@ static int load(struct fc_settings *s, const struct load_pass *p)
 
 	s->ready = false;
 	s->ring_next = 0;
+	s->repair_err = 0;
 	s->lowest_hole = FC_SETTINGS_ID_NAME_FIRST;
 	if (s->cfg.cache_len)
 		FC_MEMSET(s->cfg.cache, 0, s->cfg.cache_len * sizeof(uint16_t));
 	for (uint32_t id = s->last_name_id; id >= FC_SETTINGS_ID_NAME_FIRST && !rc; id--)
 		rc = load_id(s, (uint16_t)id, p, &last, &names);
 	if (!rc && last != s->last_name_id)
-		rc = write_counter(s, last);
+		rc = repaired(s, write_counter(s, last));
 	if (rc)
 		return rc;
 	s->ring_total = names;

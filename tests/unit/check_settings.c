@@ -571,6 +571,85 @@ START_TEST(load_repairs)
 }
 END_TEST
 
+/*
+ * Issue 18 case 5: a save cut between its value and its name leaves a half
+ * pair at the top; load deletes it and lowers the counter past it, as
+ * Zephyr does, so the next load finds nothing to repair.
+ */
+START_TEST(load_lowers_counter_over_half_pair)
+{
+	struct part *p = part_blank();
+	uint16_t cache[64];
+	struct fc_settings s;
+	char *got, *problems;
+
+	put(p, 0x8001, "one");
+	put(p, 0xc001, "1");
+	put_counter(p, 0x8003);
+	put(p, 0xc003, "value without its name");
+	settings_open(&s, p, FC_SETTINGS_CACHE_INDEX, cache, 64);
+	got = load_all(&s, NULL);
+	ck_assert_str_eq(got, "one=31\n");
+	g_free(got);
+	ck_assert_uint_eq(nvs_counter(p), 0x8001);
+	ck_assert_int_eq(s.repair_err, 0);
+	got = scan_all(p, &problems);
+	ck_assert_str_eq(problems, "");
+	g_free(got);
+	g_free(problems);
+	g_free(p);
+}
+END_TEST
+
+/* Fill the partition with live values until not even one byte fits. */
+static void fill(struct part *p)
+{
+	static const uint8_t big[128];
+	uint16_t id = 1;
+
+	for (size_t len = sizeof(big); len; len /= 2)
+		while (fc_nvs_write(&p->fs, id, big, len) > 0)
+			id++;
+	ck_assert_int_eq(fc_nvs_write(&p->fs, id, big, 1), FC_ENOSPC);
+}
+
+/*
+ * Issue 18 case 6: a repair that does not fit (partition full) does not
+ * make the load fail after every setting was reported; the repair error is
+ * reported on its own and the next load tries again.
+ */
+START_TEST(load_succeeds_when_repair_does_not_fit)
+{
+	struct part *p = part_new(1024, 2, 4, false);
+	uint16_t cache[64];
+	struct fc_settings s;
+	char *got;
+
+	put(p, 0x8001, "one");
+	put(p, 0xc001, "1");
+	put(p, 0x8002, "two");
+	put(p, 0xc002, "2");
+	put_counter(p, 0x8004); /* a save of 0x8003 and one of 0x8004 cut after the counter */
+	fill(p);
+	settings_open(&s, p, FC_SETTINGS_CACHE_INDEX, cache, 64);
+	for (int pass = 0; pass < 2; pass++) {
+		got = load_all(&s, NULL);
+		ck_assert_str_eq(got, "one=31\ntwo=32\n");
+		g_free(got);
+		ck_assert_int_eq(s.repair_err, FC_ENOSPC);
+		ck_assert_uint_eq(nvs_counter(p), 0x8004);
+	}
+	/* with room again, the load finishes the repair */
+	ck_assert_int_eq(fc_nvs_delete(&p->fs, 1), 0);
+	ck_assert_int_eq(fc_nvs_delete(&p->fs, 2), 0);
+	got = load_all(&s, NULL);
+	g_free(got);
+	ck_assert_int_eq(s.repair_err, 0);
+	ck_assert_uint_eq(nvs_counter(p), 0x8002);
+	g_free(p);
+}
+END_TEST
+
 START_TEST(scan_counter_problems)
 {
 	struct part *p = part_blank();
@@ -996,6 +1075,8 @@ int main(void)
 	tcase_add_test(tc, get_load_subtree_and_names);
 	tcase_add_test(tc, delete_semantics);
 	tcase_add_test(tc, load_repairs);
+	tcase_add_test(tc, load_lowers_counter_over_half_pair);
+	tcase_add_test(tc, load_succeeds_when_repair_does_not_fit);
 	tcase_add_test(tc, scan_counter_problems);
 	tcase_add_test(tc, first_write_reads_no_name);
 	tcase_add_test(tc, first_save_without_load_builds_once);

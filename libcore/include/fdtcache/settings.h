@@ -67,6 +67,10 @@ struct fc_settings {
 	uint16_t lowest_hole;   /* INDEX: no free id in the cache below this id */
 	uint32_t ring_next;     /* ZEPHYR_RING*: next entry to overwrite */
 	uint32_t ring_total;    /* ZEPHYR_RING*: Zephyr's cache_total */
+	/* 0, or the error of the first repair write of the last load that
+	 * failed for lack of space (FC_ENOSPC): what it should have removed
+	 * stays, and the next load tries again */
+	int repair_err;
 	struct fc_settings_stats stats;
 };
 
@@ -102,13 +106,16 @@ int fc_settings_init(struct fc_settings *s, const struct fc_settings_config *cfg
  * fc_settings_load - report every stored name and value, from
  * last_name_id down to 0x8001, and repair as Zephyr's load does: a name
  * without its value or a value without its name is deleted (both ids; one
- * failing its data CRC counts as missing); an empty id at the top lowers
- * last_name_id, which is written once. The value
- * is read into buf (buf_size bytes, may be 0); a longer value is cut, and
- * e->value_len tells its size (read it whole with fc_settings_get). Builds
- * the name cache. Returns 0; the callback's non-zero value (the load stops,
- * the cache stays unbuilt); FC_ECORRUPT if a write of a repair fails
- * because of the medium; or an nvs error.
+ * failing its data CRC counts as missing); while the top id is empty, or
+ * holds such a half pair, last_name_id is lowered, and written once at the
+ * end. The value is read into buf (buf_size bytes, may be 0); a longer value
+ * is cut, and e->value_len tells its size (read it whole with
+ * fc_settings_get). Builds the name cache. A repair that does not fit (the
+ * partition is full) does not stop the load: every setting is still
+ * reported, the half pair stays (and the counter above it), and
+ * s->repair_err says FC_ENOSPC. Returns 0 once every setting is reported;
+ * the callback's non-zero value (the load stops, the cache stays unbuilt);
+ * or an nvs error (reads, or a repair write the medium refused).
  */
 int fc_settings_load(struct fc_settings *s, uint8_t *buf, size_t buf_size,
 		     fc_settings_load_cb cb, void *ctx);
