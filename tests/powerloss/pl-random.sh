@@ -1,0 +1,15 @@
+#!/bin/sh
+# The randomised power-loss sweep, bounded for make check (make
+# powerloss-long runs the same harness for >= 100,000 cut points), then the
+# cuts it found that lost acknowledged values before their fixes (issue 18):
+# a torn ATE read as a delete on a 0x00 flash (case 4, torn and bits), and
+# second and third cuts of recovering mounts that met an earlier recovery's
+# half-done work (case 1).
+set -e
+pl="${top_builddir:-.}/tests/powerloss/pl_random"
+"$pl" --seed 1 --cases 60 --experiments 2
+"$pl" --engine settings --mode torn --case 96 --cuts 684
+"$pl" --engine settings --mode bits --case 39 --cuts 404,1
+"$pl" --engine nvs --mode ooo --case 32 --cuts 218,21,8
+"$pl" --engine settings --mode metastable --case 62 --cuts 704,2,1
+"$pl" --engine settings --mode metastable --case 27 --cuts 396,4
