@@ -67,61 +67,95 @@ struct fc_cache {
 #define FC_HASH32_GOLDEN 0x61C88647u
 
 /*
- * fc_cache_init - set up a cache over nslots caller slots and clear it.
- * NONE takes no slots (slots may be NULL, nslots 0); the other policies need
- * a power-of-two nslots >= 1. Returns 0 or FC_EINVAL.
+ * fc_cache_init - set up a cache over nslots caller slots, empty them and
+ * zero the statistics. NONE takes no slots (slots may be NULL, nslots 0);
+ * the other policies need a power-of-two nslots >= 1. The slots are the
+ * cache's until it is no longer used.
+ *
+ * returns:
+ *	0, ready
+ *	FC_EINVAL, cache NULL, an unknown policy, or slots NULL or nslots not
+ *		a power of two for a policy with slots (*cache is then unchanged)
  */
 int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 		  struct fc_cache_slot *slots, uint32_t nslots);
 
-/* fc_cache_clear - empty every slot; statistics are kept. */
+/*
+ * fc_cache_clear - empty every slot (a PROBE map is complete again);
+ * statistics are kept.
+ *
+ * returns: nothing.
+ */
 void fc_cache_clear(struct fc_cache *cache);
 
-/* fc_cache_reset_stats - zero the statistics. */
+/*
+ * fc_cache_reset_stats - zero the statistics.
+ *
+ * returns: nothing.
+ */
 void fc_cache_reset_stats(struct fc_cache *cache);
 
 /*
- * fc_cache_slot_of - the home slot of key (for NONE: 0).
+ * fc_cache_slot_of - the home slot of key under the cache's policy.
+ *
+ * returns: the slot index, < nslots (0 for NONE).
  */
 uint32_t fc_cache_slot_of(const struct fc_cache *cache, uint32_t key);
 
 /*
  * fc_cache_lookup - find key; counts a lookup and a hit or a miss.
- * Returns 1 and sets *value on a hit, 0 on a miss.
+ *
+ * returns:
+ *	1, a hit: *value is set (value may be NULL)
+ *	0, a miss (always for NONE and FC_CACHE_EMPTY)
  */
 int fc_cache_lookup(struct fc_cache *cache, uint32_t key, uint32_t *value);
 
 /*
- * fc_cache_peek - as fc_cache_lookup, without touching the statistics.
+ * fc_cache_peek - fc_cache_lookup without touching the statistics.
+ *
+ * returns: 1 on a hit (with *value set when value is not NULL), 0 on a miss.
  */
 int fc_cache_peek(const struct fc_cache *cache, uint32_t key, uint32_t *value);
 
 /*
  * fc_cache_fill - store key -> value after a miss (or to update it).
  * Direct-mapped policies replace the occupant of the home slot (an eviction
- * when it held another key). Returns 0; FC_EINVAL for FC_CACHE_EMPTY;
- * FC_ENOSPC when a PROBE map is full (the key is not stored); NONE stores
- * nothing and returns 0.
+ * when it held another key).
+ *
+ * returns:
+ *	0, stored (NONE stores nothing and returns 0)
+ *	FC_EINVAL, key is FC_CACHE_EMPTY
+ *	FC_ENOSPC, a PROBE map is full and lacks key: nothing stored, and the
+ *		map is no longer complete
  */
 int fc_cache_fill(struct fc_cache *cache, uint32_t key, uint32_t value);
 
 /*
  * fc_cache_prefill - store key -> value ahead of use; with FC_CACHE_IF_EMPTY
  * an occupied home slot is left alone (PROBE: an existing key is kept).
- * Returns 1 if stored, 0 if left alone, or as fc_cache_fill.
+ *
+ * returns:
+ *	1, stored
+ *	0, left alone (or NONE)
+ *	FC_EINVAL or FC_ENOSPC, as fc_cache_fill
  */
 int fc_cache_prefill(struct fc_cache *cache, uint32_t key, uint32_t value,
 		     enum fc_cache_prefill_mode mode);
 
 /*
- * fc_cache_invalidate - forget key. Returns 1 if it was held, 0 if not.
+ * fc_cache_invalidate - forget key.
+ *
+ * returns: 1 if it was held, 0 if not.
  */
 int fc_cache_invalidate(struct fc_cache *cache, uint32_t key);
 
 /*
- * fc_cache_complete - true while a PROBE map has refused no fill since its
- * last clear, i.e. it holds every key ever filled and not invalidated.
- * Always false for the direct-mapped policies and NONE.
+ * fc_cache_complete - has a PROBE map refused no fill since its last clear,
+ * i.e. does it hold every key ever filled and not invalidated?
+ *
+ * returns: true while complete; always false for the direct-mapped
+ * policies and NONE.
  */
 static inline bool fc_cache_complete(const struct fc_cache *cache)
 {
@@ -137,7 +171,11 @@ static inline bool fc_cache_complete(const struct fc_cache *cache)
  * is 1..0xfffffffe), so the hit path does not test it again.
  */
 
-/* fc_cache_mask_get - MASK: the slot key & (n - 1). */
+/*
+ * fc_cache_mask_get - MASK hit path: the slot key & (n - 1).
+ *
+ * returns: true with *value set when the slot holds key, else false.
+ */
 static inline bool fc_cache_mask_get(const struct fc_cache *cache, uint32_t key, uint32_t *value)
 {
 	const struct fc_cache_slot *slot = &cache->slots[key & (cache->nslots - 1)];
@@ -148,12 +186,22 @@ static inline bool fc_cache_mask_get(const struct fc_cache *cache, uint32_t key,
 	return true;
 }
 
+/*
+ * fc_cache_hash_home - hash_32(key, log2(nslots)): the home slot of the
+ * HASH32 and PROBE policies.
+ *
+ * returns: the slot index, < nslots.
+ */
 static inline uint32_t fc_cache_hash_home(const struct fc_cache *cache, uint32_t key)
 {
 	return (uint32_t)(key * cache->hash_mult) >> cache->hash_shift;
 }
 
-/* fc_cache_hash32_get - HASH32: the slot hash_32(key, bits). */
+/*
+ * fc_cache_hash32_get - HASH32 hit path: the slot hash_32(key, bits).
+ *
+ * returns: true with *value set when the slot holds key, else false.
+ */
 static inline bool fc_cache_hash32_get(const struct fc_cache *cache, uint32_t key,
 				       uint32_t *value)
 {
@@ -166,8 +214,11 @@ static inline bool fc_cache_hash32_get(const struct fc_cache *cache, uint32_t ke
 }
 
 /*
- * fc_cache_probe_get - PROBE: the probe run from the hash_32 home slot. The
- * home slot is tested first, on the straight path: most keys live there.
+ * fc_cache_probe_get - PROBE hit path: the probe run from the hash_32 home
+ * slot. The home slot is tested first, on the straight path: most keys
+ * live there.
+ *
+ * returns: true with *value set when the map holds key, else false.
  */
 static inline bool fc_cache_probe_get(const struct fc_cache *cache, uint32_t key, uint32_t *value)
 {

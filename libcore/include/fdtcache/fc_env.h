@@ -59,29 +59,55 @@
 /* Round x up to a multiple of align, which must be a power of two. */
 #define FC_ALIGN_UP(x, align) (((x) + ((align) - 1u)) & ~((align) - 1u))
 
+/*
+ * fc_is_pow2 - is x a power of two (1, 2, 4, ...)?
+ *
+ * returns: true when it is, false for 0 and every other value.
+ */
 static inline bool fc_is_pow2(uint32_t x)
 {
 	return x != 0 && (x & (x - 1)) == 0;
 }
 
 /* On-media integers are little-endian and are never read through a cast. */
+
+/*
+ * fc_get_le16 - the little-endian 16-bit integer in the 2 bytes at p.
+ *
+ * returns: its value.
+ */
 static inline uint16_t fc_get_le16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | (p[1] << 8));
 }
 
+/*
+ * fc_get_le32 - the little-endian 32-bit integer in the 4 bytes at p.
+ *
+ * returns: its value.
+ */
 static inline uint32_t fc_get_le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
 	       ((uint32_t)p[3] << 24);
 }
 
+/*
+ * fc_put_le16 - store v little-endian in the 2 bytes at p.
+ *
+ * returns: nothing.
+ */
 static inline void fc_put_le16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)v;
 	p[1] = (uint8_t)(v >> 8);
 }
 
+/*
+ * fc_put_le32 - store v little-endian in the 4 bytes at p.
+ *
+ * returns: nothing.
+ */
 static inline void fc_put_le32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)v;

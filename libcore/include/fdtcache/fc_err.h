@@ -38,8 +38,10 @@ enum fc_err {
 
 /*
  * fc_strerror - a short English description of a libcore return code.
- * Returns a static string for every code; "unknown error" for values
- * that are not FC_* codes, "success" for 0 and positive values.
+ *
+ * returns: a static string for every FC_E* code; "success" for 0 and
+ * positive values (which are results, not errors); "unknown error" for
+ * other negative values. Never NULL.
  */
 const char *fc_strerror(int err);
 

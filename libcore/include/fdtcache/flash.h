@@ -46,8 +46,11 @@ struct fc_flash {
 
 /*
  * fc_flash_geometry_check - validate a geometry.
- * Returns 0, or FC_EINVAL when a size is zero, write_size is not a power of
- * two, or the units do not divide each other and the total size.
+ *
+ * returns:
+ *	0, valid
+ *	FC_EINVAL, geo NULL, a size zero, write_size not a power of two, or
+ *		the units not dividing each other and the total size
  */
 int fc_flash_geometry_check(const struct fc_flash_geometry *geo);
 
@@ -99,7 +102,14 @@ struct fc_ram_flash {
 	uint8_t *mem;
 };
 
-/* Returns 0, or FC_EINVAL for a bad geometry or NULL memory. */
+/*
+ * fc_ram_flash_init - a RAM device over mem (geo->size bytes, used as the
+ * flash until the device is no longer used; its contents are the flash's).
+ *
+ * returns:
+ *	0, ram->dev is ready
+ *	FC_EINVAL, ram or mem NULL, or a bad geometry
+ */
 int fc_ram_flash_init(struct fc_ram_flash *ram, const struct fc_flash_geometry *geo, void *mem);
 
 /*
@@ -111,7 +121,14 @@ struct fc_rom_flash {
 	const uint8_t *mem;
 };
 
-/* Returns 0, or FC_EINVAL for a bad geometry or NULL memory. */
+/*
+ * fc_rom_flash_init - a read-only device over mem (geo->size bytes, read
+ * until the device is no longer used).
+ *
+ * returns:
+ *	0, rom->dev is ready
+ *	FC_EINVAL, rom or mem NULL, or a bad geometry
+ */
 int fc_rom_flash_init(struct fc_rom_flash *rom, const struct fc_flash_geometry *geo,
 		      const void *mem);
 

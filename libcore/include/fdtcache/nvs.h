@@ -138,25 +138,59 @@ struct fc_nvs {
 
 /*
  * fc_nvs_mount - validate cfg, find the write position and recover from an
- * interrupted write, GC or erase. Returns 0; FC_EINVAL for a bad
- * configuration (no device, write block > 32, sector size not a multiple of
- * the erase unit and the ATE slot or outside 6 slots..65536, fewer than 2
- * sectors, partition not erase-aligned or past the device, slot count not 0
- * or a power of two, ATE cache size not 0 or a power of two holding
- * FC_NVS_ATE_CACHE_WAYS ATE slots); FC_ECORRUPT for a partition that cannot be made sense
- * of (every sector closed, an endless ATE chain); or a flash error.
+ * interrupted write, GC or erase (recovery programs and erases, as Zephyr's
+ * mount does).
+ *
+ * *cfg is copied into fs; the memory it points to (the device, the index
+ * slots, the ATE cache) is used until the fs is no longer used, and the
+ * caller must not touch the slots or the cache meanwhile. fs may be
+ * mounted again at any time (after an error, to drop its RAM state).
+ *
+ * returns:
+ *	0, mounted
+ *	FC_EINVAL, fs or cfg NULL, or a bad configuration: no device, write
+ *		block > 32, sector size not a multiple of the erase unit and the
+ *		ATE slot or outside 6 slots..65536, fewer than 2 sectors,
+ *		partition not erase-aligned or past the device, slot count not 0
+ *		or a power of two, ATE cache size not 0 or a power of two holding
+ *		FC_NVS_ATE_CACHE_WAYS ATE slots, an unknown lookup (or
+ *		FC_NVS_LOOKUP_ZEPHYR in an FC_NO_EMULATION build)
+ *	FC_ECORRUPT, the partition cannot be made sense of (every sector
+ *		closed, an endless ATE chain)
+ *	FC_ENOSPC, an interrupted GC cannot be completed
+ *	a flash error (FC_EIO, FC_EPOWER, FC_ENOTERASED, FC_EROFS...)
+ *	On every error fs is left unmounted.
  */
 int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg);
 
-/* fc_nvs_clear - erase every sector; the fs must be mounted again. */
+/*
+ * fc_nvs_clear - erase every sector of the partition.
+ *
+ * returns:
+ *	0, the partition is erased
+ *	FC_ENOTMOUNTED, fs is NULL or not mounted
+ *	a flash error, some sectors may still hold data
+ *	In every case fs is left unmounted: mount it again to use it.
+ */
 int fc_nvs_clear(struct fc_nvs *fs);
 
 /*
- * fc_nvs_write - store len bytes under id. Returns len when written, 0 when
- * the stored value is identical (nothing written); FC_ENOTMOUNTED;
- * FC_EINVAL for id 0xffff (reserved for close/gc_done ATEs) or NULL data;
- * FC_ETOOBIG; FC_ENOSPC; or a flash error. After a flash error the fs is
- * unmounted (its RAM state may no longer match the flash): mount again.
+ * fc_nvs_write - store len bytes of data under id (len 0: delete id),
+ * running GC when the write sector is full. data is read during the call
+ * only.
+ *
+ * returns:
+ *	len, written
+ *	0, the stored value is identical, or a delete found nothing (nothing
+ *		written)
+ *	FC_ENOTMOUNTED, fs is NULL or not mounted
+ *	FC_EINVAL, id FC_NVS_ID_SPECIAL, or data NULL with len > 0
+ *	FC_ETOOBIG, len does not fit in one sector with its ATEs
+ *	FC_ENOSPC, no room even after collecting every sector (fs stays mounted)
+ *	FC_ECORRUPT, an ATE the index names is no longer valid, or a walk
+ *		found no end (fs is unmounted)
+ *	a flash error (fs is unmounted: its RAM state may no longer match
+ *		the flash; mount again, which recovers)
  */
 int fc_nvs_write(struct fc_nvs *fs, uint16_t id, const void *data, size_t len);
 
@@ -173,32 +207,94 @@ int fc_nvs_write(struct fc_nvs *fs, uint16_t id, const void *data, size_t len);
 /*
  * fc_nvs_write_hint - fc_nvs_write with hints (0 = fc_nvs_write): a hinted
  * write never reads the stored value, and with FC_NVS_HINT_ABSENT never
- * walks the flash. The index is kept exact. Returns len, or 0 when a delete
- * finds nothing to delete; errors as fc_nvs_write, FC_EINVAL for unknown
- * hint bits.
+ * walks the flash. The index is kept exact.
+ *
+ * returns:
+ *	len, written (also when the stored value was identical: a hinted
+ *		write does not compare)
+ *	0, a delete found nothing to delete
+ *	FC_EINVAL, unknown hint bits, or as fc_nvs_write
+ *	the other errors of fc_nvs_write, leaving fs in the same state
  */
 int fc_nvs_write_hint(struct fc_nvs *fs, uint16_t id, const void *data, size_t len,
 		      unsigned int hints);
 
-/* fc_nvs_delete - remove id. Returns 0 (also when absent) or as fc_nvs_write. */
+/*
+ * fc_nvs_delete - remove id: fc_nvs_write(fs, id, NULL, 0).
+ *
+ * returns:
+ *	0, deleted, or id was not stored
+ *	the errors of fc_nvs_write, leaving fs in the same state
+ */
 int fc_nvs_delete(struct fc_nvs *fs, uint16_t id);
 
 /*
- * fc_nvs_read - copy up to len bytes of id's value into data. Returns the
- * stored length (may exceed len); FC_ENOENT; FC_EBADCRC; or an error.
+ * fc_nvs_read - copy up to len bytes of id's newest value into data. With
+ * data CRCs on, the CRC-32 is checked when the whole value fits in len.
+ *
+ * returns:
+ *	the stored length (>= 0; may exceed len, then only len bytes are copied)
+ *	FC_ENOTMOUNTED, fs is NULL or not mounted
+ *	FC_EINVAL, data NULL with len > 0
+ *	FC_ENOENT, id is not stored (never written, or deleted)
+ *	FC_EBADCRC, the value fails its CRC-32 (data holds the bytes read)
+ *	FC_ECORRUPT, an ATE the index names is no longer valid, or a walk
+ *		found no end
+ *	a flash error
+ *	fs stays mounted in every case.
  */
 int fc_nvs_read(struct fc_nvs *fs, uint16_t id, void *data, size_t len);
 
-/* fc_nvs_read_hist - as fc_nvs_read for the cnt-th older value (0 = newest). */
+/*
+ * fc_nvs_read_hist - fc_nvs_read for the cnt-th older value of id (0 = the
+ * newest), walking back through the log.
+ *
+ * returns:
+ *	the stored length of that value
+ *	FC_ENOENT, id has fewer than cnt + 1 values on flash, or that one is a
+ *		delete
+ *	the other errors of fc_nvs_read; fs stays mounted in every case
+ */
 int fc_nvs_read_hist(struct fc_nvs *fs, uint16_t id, void *data, size_t len, uint16_t cnt);
 
-/* fc_nvs_calc_free_space - bytes still writable, as Zephyr computes it. */
+/*
+ * fc_nvs_calc_free_space - bytes still writable, as Zephyr computes it: the
+ * partition less one sector, less the live entries (data aligned, plus an
+ * ATE slot each) and the gc_done ATEs. O(1) with the index, except the
+ * first call after a mount whose index overflowed (it reads the ATE areas,
+ * see FC_NVS_LOOKUP_INDEX); Zephyr's O(n^2) walk in Zephyr mode.
+ *
+ * returns:
+ *	the bytes (>= 0; INT_MAX if more)
+ *	FC_ENOTMOUNTED, fs is NULL or not mounted
+ *	FC_ECORRUPT, a walk found no end (Zephyr mode)
+ *	a flash error
+ *	fs stays mounted in every case.
+ */
 int fc_nvs_calc_free_space(struct fc_nvs *fs);
 
-/* fc_nvs_sector_max_data_size - largest value that fits in the open sector now. */
+/*
+ * fc_nvs_sector_max_data_size - the largest value that fits in the write
+ * sector now, without GC.
+ *
+ * returns:
+ *	the bytes (>= 0)
+ *	FC_ENOTMOUNTED, fs is NULL or not mounted
+ */
 int fc_nvs_sector_max_data_size(struct fc_nvs *fs);
 
-/* fc_nvs_sector_use_next - close the open sector and move to the next (runs GC). */
+/*
+ * fc_nvs_sector_use_next - close the write sector and move to the next one,
+ * collecting it (GC copies its live entries and erases it).
+ *
+ * returns:
+ *	0, done
+ *	FC_ENOTMOUNTED, fs is NULL or not mounted
+ *	FC_ENOSPC, the live entries do not fit
+ *	FC_ECORRUPT, or a flash error
+ *	On every error but FC_ENOTMOUNTED fs is left unmounted: mount again,
+ *	which recovers the interrupted GC.
+ */
 int fc_nvs_sector_use_next(struct fc_nvs *fs);
 
 /* Read-only walk over a partition, for tools. */
@@ -260,12 +356,21 @@ struct fc_nvs_walk_ops {
 /*
  * fc_nvs_walk - visit every sector (oldest first) and its ATEs (newest first
  * within a sector; a closed sector's close ATE comes first) without writing.
- * A sector's info comes after its ATEs, which its counts are made of.
- * cfg->index_slots are used as scratch to tell live from stale and need at
- * least as many slots as ids present. A slot whose crc8 fails is TORN when its crc byte is
- * still erased (the write stopped early), else CRC_BAD. Returns 0, a
- * callback's non-zero value, FC_EINVAL, FC_ENOMEM (too few slots),
- * FC_ECORRUPT (every sector closed) or a flash error.
+ * The log is located as fc_nvs_mount locates it (cfg->lookup is ignored),
+ * but nothing is recovered. A sector's info comes after its ATEs, which its
+ * counts are made of. cfg->index_slots are used as scratch to tell live
+ * from stale and need at least as many slots as ids present;
+ * ops->slot_bits too, when given. A slot whose crc8 fails is TORN when its
+ * crc byte is still erased (the write stopped early), else CRC_BAD. The
+ * info structs passed to the callbacks live only during the call.
+ *
+ * returns:
+ *	0, every sector visited
+ *	a callback's non-zero value, which stopped the walk
+ *	FC_EINVAL, ops NULL or a bad cfg (as fc_nvs_mount)
+ *	FC_ENOMEM, no index slots, or fewer than the ids present
+ *	FC_ECORRUPT, every sector is closed
+ *	a flash error
  */
 int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *ops, void *ctx);
 

@@ -60,23 +60,38 @@ struct fc_poll_stats {
 };
 
 /*
- * fc_poll_config_init - defaults of a policy: spin every 1 us; tick of 1 ms;
- * adaptive from 1 us, capped at 1 ms. Timeout 10 s in every case.
- * Returns 0, or FC_EINVAL for an unknown policy.
+ * fc_poll_config_init - fill *cfg with the defaults of a policy: spin every
+ * 1 us; tick of 1 ms; adaptive from 1 us, capped at 1 ms. Timeout 10 s in
+ * every case.
+ *
+ * returns:
+ *	0, *cfg is set
+ *	FC_EINVAL, cfg NULL or an unknown policy (*cfg is then unspecified)
  */
 int fc_poll_config_init(struct fc_poll_config *cfg, enum fc_poll_policy policy);
 
 /*
  * fc_poll_wait - sleep and poll ready(ready_ctx) as cfg says until it holds.
- * res may be NULL. The last sleep is cut to the deadline, and the condition
- * is polled once at the deadline before giving up.
- * Returns 0 when ready; FC_ETIMEDOUT; FC_EINVAL for a zero interval or an
- * adaptive cap below the first interval; or the condition's error.
+ * res may be NULL; otherwise it is filled whatever the result (except
+ * FC_EINVAL). The last sleep is cut to the deadline, and the condition is
+ * polled once at the deadline before giving up.
+ *
+ * returns:
+ *	0, the condition holds
+ *	FC_ETIMEDOUT, it did not hold by the timeout
+ *	FC_EINVAL, cfg, clk or ready NULL, a zero interval, an unknown
+ *		policy, or an adaptive cap below the first interval
+ *	the condition's negative code, which ended the wait
  */
 int fc_poll_wait(const struct fc_poll_config *cfg, const struct fc_clock *clk,
 		 fc_poll_ready_fn ready, void *ready_ctx, struct fc_poll_result *res);
 
-/* fc_poll_stats_add - account one wait that returned rc with result res. */
+/*
+ * fc_poll_stats_add - account in *stats one wait that returned rc with
+ * result res (a timeout when rc is FC_ETIMEDOUT).
+ *
+ * returns: nothing.
+ */
 void fc_poll_stats_add(struct fc_poll_stats *stats, int rc, const struct fc_poll_result *res);
 
 #endif /* FDTCACHE_POLL_H */
