@@ -9,8 +9,10 @@ set -u
 . "${top_srcdir:-.}/tests/tools/fdtcache-common.sh"
 bench="$bld/tools/fdtcache-bench"
 model="$src/tests/tools/linux-phandle-model.py"
-counters() { # drop the measured ns_per_lookup column
-	cut -d, -f1-9
+counters() { # the model's columns, picked by name from fdtcache-bench's CSV
+	awk -F, -v want=policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes '
+		NR == 1 { n = split(want, name, ","); for (i = 1; i <= NF; i++) col[$i] = i }
+		{ row = $col[name[1]]; for (k = 2; k <= n; k++) row = row "," $col[name[k]]; print row }'
 }
 log_as_trace() { # the log's lookups and marks, spelled as the trace spells them
 	sed -n -e 's/^lookup 0x0*\([0-9a-f][0-9a-f]*\) \(.*\)$/0x\1 # \2/p' \
@@ -39,7 +41,8 @@ for dir in "$src"/fixtures/boots/*/; do
 	[ "$(grep -c '^lookup ' "$log")" -gt 0 ]
 	check "$board: the raw log has lookups" $?
 
-	"$bench" --format csv --trace "$trace" "$dtb" | counters > "$tmp/tool.csv"
+	"$bench" --format csv --policy none,mask,hash32,index --sizes 64,128,256 \
+		--trace "$trace" "$dtb" | counters > "$tmp/tool.csv"
 	diff "$expect" "$tmp/tool.csv" > "$tmp/diff"
 	check "$board: fdtcache-bench counters = committed model counters" $?
 	cat "$tmp/diff"
