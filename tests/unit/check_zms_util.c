@@ -120,3 +120,31 @@ struct fc_zms_config zms_dev_config(struct zms_dev *d, const struct zms_expect *
 	};
 	return cfg;
 }
+
+void zms_sim_init(struct zms_sim *zs, const struct zms_expect *e)
+{
+	struct fc_flash_sim_config scfg = {
+		.geo = { .size = e->sector_size * e->sectors, .erase_size = e->page,
+			 .write_size = e->wbs, .erase_value = 0xff },
+		.timing = { { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 } },
+	};
+
+	ck_assert_uint_le(scfg.geo.size, sizeof(zs->mem));
+	ck_assert_uint_le(scfg.geo.size / e->page, FC_ARRAY_SIZE(zs->units));
+	memset(zs->mem, 0xff, scfg.geo.size);
+	ck_assert_int_eq(fc_flash_sim_init(&zs->sim, &scfg, zs->mem, zs->units), 0);
+}
+
+void zms_assert_image(const char *name, const uint8_t *got, size_t size)
+{
+	char *rel = g_strdup_printf(ZMS_VEC_DIR "/%s.bin", name);
+	size_t want_len;
+	uint8_t *want = fc_check_load(rel, &want_len);
+
+	ck_assert_uint_eq(want_len, size);
+	for (size_t k = 0; k < want_len; k++)
+		ck_assert_msg(got[k] == want[k], "%s: byte 0x%zx is %02x, Zephyr %02x", name, k,
+			      got[k], want[k]);
+	g_free(want);
+	g_free(rel);
+}

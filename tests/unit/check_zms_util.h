@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "check_nvs_util.h"
+#include "fdtcache/flash_sim.h"
 #include "fdtcache/zms.h"
 
 #define ZMS_VEC_DIR "fixtures/zms/zephyr"
@@ -55,5 +56,17 @@ void zms_dev_free(struct zms_dev *d);
 /* The engine's configuration for the expect's build. */
 struct fc_zms_config zms_dev_config(struct zms_dev *d, const struct zms_expect *e,
 				    enum fc_zms_lookup lookup, uint32_t slots);
+
+/* A blank strict NOR simulator of the expect's geometry (refuses double programs). */
+struct zms_sim {
+	uint8_t mem[32768];
+	struct fc_flash_sim_unit units[8];
+	struct fc_flash_sim sim;
+};
+
+void zms_sim_init(struct zms_sim *zs, const struct zms_expect *e);
+
+/* Fail unless the size bytes at got are NAME.bin's. */
+void zms_assert_image(const char *name, const uint8_t *got, size_t size);
 
 #endif

@@ -9,7 +9,6 @@
  */
 #include "check_util.h"
 #include "check_zms_util.h"
-#include "fdtcache/flash_sim.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -209,10 +208,7 @@ START_TEST(torn_data_not_programmed_over)
 	for (int k = 0; k < 2; k++) {
 		struct zms_expect e;
 		struct zms_dev *d;
-		static uint8_t mem[8192];
-		struct fc_flash_sim_unit units[8];
-		struct fc_flash_sim sim;
-		struct fc_flash_sim_config scfg = { .timing = { { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 } } };
+		static struct zms_sim zs;
 		struct fc_zms_config cfg;
 		struct fc_zms fs;
 		uint8_t val[24], back[24];
@@ -220,12 +216,11 @@ START_TEST(torn_data_not_programmed_over)
 		zms_expect_load(cut[k], &e);
 		d = zms_dev_new(cut[k], &e);
 		for (int z = 0; z < 2; z++) {
-			memcpy(mem, d->mem, d->size);
-			scfg.geo = d->ram.dev.geo;
-			ck_assert_int_eq(fc_flash_sim_init(&sim, &scfg, mem, units), 0);
+			zms_sim_init(&zs, &e);
+			memcpy(zs.mem, d->mem, d->size);
 			cfg = zms_dev_config(d, &e, z ? FC_ZMS_LOOKUP_ZEPHYR : FC_ZMS_LOOKUP_INDEX,
 					     z ? 0 : 64);
-			cfg.flash = &sim.dev;
+			cfg.flash = &zs.sim.dev;
 			for (int i = 0; i < 24; i++)
 				val[i] = (uint8_t)(0x5a + i);
 			ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
@@ -337,28 +332,20 @@ START_TEST(replay_workload)
 {
 	const struct workload *w = &workloads[_i];
 	static struct replay r;
+	static struct zms_sim zs;
 	struct zms_expect e;
 	struct zms_dev *d;
-	uint8_t *want;
-	size_t want_len;
-	char *rel = g_strdup_printf(ZMS_VEC_DIR "/%s.bin", w->name);
-	static uint8_t mem[32768];
-	struct fc_flash_sim_unit units[8];
-	struct fc_flash_sim sim;
-	struct fc_flash_sim_config scfg = { .timing = { { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 } } };
 	struct fc_zms_config cfg;
 	struct fc_zms fs;
 	char **passes;
 
 	zms_expect_load(w->name, &e);
 	d = zms_dev_new(NULL, &e);
-	want = fc_check_load(rel, &want_len);
-	memset(mem, 0xff, d->size);
-	scfg.geo = d->ram.dev.geo;
-	ck_assert_int_eq(fc_flash_sim_init(&sim, &scfg, mem, units), 0);
+	zms_sim_init(&zs, &e);
 	cfg = zms_dev_config(d, &e, FC_ZMS_LOOKUP_INDEX, 64);
 	/* RRAM overwrites: the plain RAM device; NOR: the simulator refuses double programs */
-	cfg.flash = e.no_erase ? &d->cnt.dev : &sim.dev;
+	if (!e.no_erase)
+		cfg.flash = &zs.sim.dev;
 	ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
 	memset(&r, 0, sizeof(r));
 	r.w = w;
@@ -377,23 +364,9 @@ START_TEST(replay_workload)
 			run_pass(&r, *p);
 	}
 	g_strfreev(passes);
-	ck_assert_uint_eq(want_len, d->size);
-	{
-		const uint8_t *got = e.no_erase ? d->mem : mem;
-
-		for (size_t k = 0; k < want_len; k++)
-			ck_assert_msg(got[k] == want[k], "%s: byte 0x%zx is %02x, Zephyr %02x", w->name,
-				      k, got[k], want[k]);
-	}
-	if (e.no_erase) {
-		ck_assert_uint_eq(d->cnt.progs, w->progs);
-		ck_assert_uint_eq(d->cnt.erases, w->erases);
-	} else {
-		ck_assert_uint_eq(sim.stats.progs, w->progs);
-		ck_assert_uint_eq(sim.stats.erases, w->erases);
-	}
-	g_free(want);
-	g_free(rel);
+	zms_assert_image(w->name, e.no_erase ? d->mem : zs.mem, d->size);
+	ck_assert_uint_eq(e.no_erase ? d->cnt.progs : zs.sim.stats.progs, w->progs);
+	ck_assert_uint_eq(e.no_erase ? d->cnt.erases : zs.sim.stats.erases, w->erases);
 	zms_dev_free(d);
 	zms_expect_free(&e);
 }
