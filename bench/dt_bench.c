@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "common/trace.h"
+#include "phandle/ph_trace.h"
+#include "phandle/ph_tree.h"
 #include "fdtcache/dt.h"
 
 #define RUNS 15
@@ -45,7 +46,7 @@ static double median(double *v)
 struct fixture {
 	void *fdt;
 	struct fc_dt dt;
-	struct fc_trace trace;
+	struct ph_trace trace;
 	const guint32 *ph;
 	guint n;
 };
@@ -293,9 +294,9 @@ static gboolean load(struct fixture *f, const char *dtb, const char *trace)
 	gsize len;
 	int count;
 
-	f->fdt = fc_dtb_load(dtb, &len, &error);
-	fc_trace_init(&f->trace);
-	if (!f->fdt || !fc_trace_load(&f->trace, trace, &error)) {
+	f->fdt = ph_dtb_load(dtb, &len, &error);
+	ph_trace_init(&f->trace);
+	if (!f->fdt || !ph_trace_load(&f->trace, trace, &error)) {
 		fprintf(stderr, "dt_bench: %s\n", error->message);
 		g_error_free(error);
 		return FALSE;
@@ -345,7 +346,7 @@ int main(int argc, char **argv)
 			return 1;
 		bench_boots(name, &f);
 		bench_hits(name, &f);
-		fc_trace_clear(&f.trace);
+		ph_trace_clear(&f.trace);
 		g_free(f.dt.nodes);
 		g_free(f.fdt);
 		g_free(name);

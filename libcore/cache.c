@@ -10,6 +10,17 @@ static unsigned int log2_u32(uint32_t n)
 	return bits;
 }
 
+/* Slots per set: 1 for the direct-mapped policies and PROBE. */
+static uint32_t ways_of(enum fc_cache_policy policy)
+{
+	return policy == FC_CACHE_HASH32_4WAY ? 4u : policy == FC_CACHE_HASH32_2WAY ? 2u : 1u;
+}
+
+static unsigned int ways_log2(enum fc_cache_policy policy)
+{
+	return policy == FC_CACHE_HASH32_4WAY ? 2u : policy == FC_CACHE_HASH32_2WAY ? 1u : 0u;
+}
+
 int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 		  struct fc_cache_slot *slots, uint32_t nslots)
 {
@@ -25,7 +36,9 @@ int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 	case FC_CACHE_MASK:
 	case FC_CACHE_HASH32:
 	case FC_CACHE_PROBE:
-		if (!slots || !fc_is_pow2(nslots))
+	case FC_CACHE_HASH32_2WAY:
+	case FC_CACHE_HASH32_4WAY:
+		if (!slots || !fc_is_pow2(nslots) || nslots < ways_of(policy))
 			return FC_EINVAL;
 		break;
 	default:
@@ -33,7 +46,8 @@ int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 	}
 	cache->slots = slots;
 	cache->nslots = nslots;
-	bits = nslots ? log2_u32(nslots) : 0;
+	/* set-associative: the hash picks one of nslots / ways sets */
+	bits = nslots ? log2_u32(nslots) - ways_log2(policy) : 0;
 	cache->hash_shift = (uint8_t)(bits ? 32 - bits : 0);
 	cache->hash_mult = bits ? FC_HASH32_GOLDEN : 0;
 	cache->policy = policy;
@@ -65,9 +79,49 @@ uint32_t fc_cache_slot_of(const struct fc_cache *cache, uint32_t key)
 	case FC_CACHE_HASH32:
 	case FC_CACHE_PROBE:
 		return fc_cache_hash_home(cache, key);
+	case FC_CACHE_HASH32_2WAY:
+	case FC_CACHE_HASH32_4WAY:
+		return fc_cache_hash_home(cache, key) << ways_log2(cache->policy);
 	default:
 		return 0;
 	}
+}
+
+static bool is_sets(const struct fc_cache *cache)
+{
+	return ways_of(cache->policy) > 1;
+}
+
+/*
+ * Set-associative: the slot of key in its set, else the first empty slot
+ * (the set's used slots come first), else UINT32_MAX (full, absent).
+ * *found tells which.
+ */
+static uint32_t set_find(const struct fc_cache *cache, uint32_t key, bool *found)
+{
+	uint32_t base = fc_cache_slot_of(cache, key);
+	uint32_t ways = ways_of(cache->policy);
+
+	*found = false;
+	for (uint32_t i = base; i < base + ways; i++) {
+		if (cache->slots[i].key == key) {
+			*found = true;
+			return i;
+		}
+		if (cache->slots[i].key == FC_CACHE_EMPTY)
+			return i;
+	}
+	return UINT32_MAX;
+}
+
+/* Move slot i of its set to the front (most recent), the ones before it back. */
+static void set_promote(struct fc_cache *cache, uint32_t base, uint32_t i)
+{
+	struct fc_cache_slot s = cache->slots[i];
+
+	for (; i > base; i--)
+		cache->slots[i] = cache->slots[i - 1];
+	cache->slots[base] = s;
 }
 
 /*
@@ -95,6 +149,12 @@ static uint32_t find_slot(const struct fc_cache *cache, uint32_t key)
 
 	if (cache->policy == FC_CACHE_NONE || key == FC_CACHE_EMPTY)
 		return UINT32_MAX;
+	if (is_sets(cache)) {
+		bool found;
+
+		i = set_find(cache, key, &found);
+		return found ? i : UINT32_MAX;
+	}
 	i = cache->policy == FC_CACHE_PROBE ? probe_find(cache, key) : fc_cache_slot_of(cache, key);
 	if (i == UINT32_MAX || cache->slots[i].key != key)
 		return UINT32_MAX;
@@ -103,7 +163,7 @@ static uint32_t find_slot(const struct fc_cache *cache, uint32_t key)
 
 int fc_cache_peek(const struct fc_cache *cache, uint32_t key, uint32_t *value)
 {
-	uint32_t v;
+	uint32_t v, i;
 	bool hit;
 
 	if (key == FC_CACHE_EMPTY)
@@ -118,6 +178,12 @@ int fc_cache_peek(const struct fc_cache *cache, uint32_t key, uint32_t *value)
 	case FC_CACHE_PROBE:
 		hit = fc_cache_probe_get(cache, key, &v);
 		break;
+	case FC_CACHE_HASH32_2WAY:
+	case FC_CACHE_HASH32_4WAY:
+		i = find_slot(cache, key);
+		hit = i != UINT32_MAX;
+		v = hit ? cache->slots[i].value : 0;
+		break;
 	default:
 		return 0;
 	}
@@ -131,6 +197,8 @@ int fc_cache_lookup(struct fc_cache *cache, uint32_t key, uint32_t *value)
 	int hit = fc_cache_peek(cache, key, value);
 
 	cache->stats.lookups++;
+	if (hit && is_sets(cache))
+		set_promote(cache, fc_cache_slot_of(cache, key), find_slot(cache, key));
 	if (hit)
 		cache->stats.hits++;
 	else
@@ -152,6 +220,31 @@ static int store(struct fc_cache *cache, uint32_t i, uint32_t key, uint32_t valu
 	return 1;
 }
 
+/*
+ * Set-associative store: key becomes the most recent of its set (a full
+ * set loses its least recent key); with IF_EMPTY, key only takes an empty
+ * slot, as the least recent, and an existing key is kept.
+ */
+static int set_put(struct fc_cache *cache, uint32_t key, uint32_t value,
+		   enum fc_cache_prefill_mode mode)
+{
+	uint32_t base = fc_cache_slot_of(cache, key);
+	uint32_t last = base + ways_of(cache->policy) - 1;
+	bool found;
+	uint32_t i = set_find(cache, key, &found);
+
+	if (mode == FC_CACHE_IF_EMPTY) {
+		if (found || i == UINT32_MAX)
+			return 0;
+		return store(cache, i, key, value);
+	}
+	if (i == UINT32_MAX)
+		i = last; /* full: the least recent key goes */
+	store(cache, i, key, value);
+	set_promote(cache, base, i);
+	return 1;
+}
+
 static int put(struct fc_cache *cache, uint32_t key, uint32_t value,
 	       enum fc_cache_prefill_mode mode)
 {
@@ -161,6 +254,8 @@ static int put(struct fc_cache *cache, uint32_t key, uint32_t value,
 		return FC_EINVAL;
 	if (cache->policy == FC_CACHE_NONE)
 		return 0;
+	if (is_sets(cache))
+		return set_put(cache, key, value, mode);
 	if (cache->policy == FC_CACHE_PROBE) {
 		i = probe_find(cache, key);
 		if (i == UINT32_MAX) {
@@ -231,6 +326,14 @@ int fc_cache_invalidate(struct fc_cache *cache, uint32_t key)
 		return 0;
 	if (cache->policy == FC_CACHE_PROBE) {
 		probe_remove(cache, i);
+	} else if (is_sets(cache)) {
+		uint32_t last = fc_cache_slot_of(cache, key) + ways_of(cache->policy) - 1;
+
+		/* close the gap: the set's used slots stay first */
+		for (; i < last; i++)
+			cache->slots[i] = cache->slots[i + 1];
+		cache->slots[last].key = FC_CACHE_EMPTY;
+		cache->slots[last].value = 0;
 	} else {
 		cache->slots[i].key = FC_CACHE_EMPTY;
 		cache->slots[i].value = 0;

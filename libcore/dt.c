@@ -171,6 +171,8 @@ int fc_dt_replay_init(struct fc_dt_replay *r, const struct fc_dt *dt, enum fc_dt
 		[FC_DT_MASK] = FC_CACHE_MASK,
 		[FC_DT_HASH32] = FC_CACHE_HASH32,
 		[FC_DT_INDEX] = FC_CACHE_PROBE,
+		[FC_DT_HASH32_2WAY] = FC_CACHE_HASH32_2WAY,
+		[FC_DT_HASH32_4WAY] = FC_CACHE_HASH32_4WAY,
 	};
 	int rc;
 
@@ -204,7 +206,7 @@ int fc_dt_replay_core_init(struct fc_dt_replay *r)
 			continue;
 		if (r->policy == FC_DT_MASK && phandle != FC_DT_PHANDLE_ILLEGAL)
 			fc_cache_prefill(&r->cache, phandle, offset, FC_CACHE_OVERWRITE);
-		else if (r->policy == FC_DT_HASH32)
+		else if (r->policy != FC_DT_MASK && r->policy != FC_DT_NONE && r->policy != FC_DT_INDEX)
 			fc_cache_prefill(&r->cache, phandle, offset, FC_CACHE_IF_EMPTY);
 	}
 	r->stats.evictions = r->cache.stats.evictions;
@@ -214,7 +216,9 @@ int fc_dt_replay_core_init(struct fc_dt_replay *r)
 /* A lookup the cache did not answer: libfdt's scan, priced by tree position. */
 static int scan_miss(struct fc_dt_replay *r, uint32_t phandle, bool store)
 {
-	int offset = fdt_node_offset_by_phandle(r->dt->fdt, phandle);
+	/* libfdt refuses -1 outright; Linux scans every node for it */
+	int offset = is_phandle(phandle) ? fdt_node_offset_by_phandle(r->dt->fdt, phandle) :
+		     -FDT_ERR_NOTFOUND;
 
 	r->stats.misses++;
 	if (offset < 0) {
@@ -258,7 +262,7 @@ int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle)
 {
 	uint32_t offset;
 
-	if (!is_phandle(phandle))
+	if (!phandle)
 		return FC_EINVAL;
 	r->stats.lookups++;
 	switch (r->policy) {
@@ -267,6 +271,8 @@ int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle)
 			return scan_miss(r, phandle, false);
 		/* fall through */
 	case FC_DT_HASH32:
+	case FC_DT_HASH32_2WAY:
+	case FC_DT_HASH32_4WAY:
 		if (fc_cache_lookup(&r->cache, phandle, &offset)) {
 			r->stats.hits++;
 			return (int)offset;

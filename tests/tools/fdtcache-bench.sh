@@ -26,14 +26,17 @@ hash32,128,19,18,1,1,0,21,1024
 hash32,256,19,18,1,1,0,21,2048
 index,16,19,17,2,1,0,21,128
 CSV
-"$tool" --format csv "$dtb" > "$tmp/out.csv"
+linux="--policy none,mask,hash32,index"
+# shellcheck disable=SC2086
+"$tool" --format csv --model reference $linux "$dtb" > "$tmp/out.csv"
 check "csv exits 0" $?
-head -n 1 "$tmp/out.csv" | grep -qx 'policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes,ns_per_lookup'
+head -n 1 "$tmp/out.csv" | grep -qx 'policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes,ns_per_lookup,early,uncached,compulsory,capacity,conflict,slots_used'
 check "csv header" $?
 counters < "$tmp/out.csv" | diff "$tmp/expect.csv" - > "$tmp/diff"
 check "small-board counters, synthetic trace" $?
 cat "$tmp/diff"
-"$tool" --format csv --trace "$src/fixtures/traces/small-board.trace" "$dtb" | counters |
+# shellcheck disable=SC2086
+"$tool" --format csv $linux --trace "$src/fixtures/traces/small-board.trace" "$dtb" | counters |
 	diff -q "$tmp/expect.csv" - > /dev/null
 check "small-board counters, committed trace" $?
 awk -F, 'NR > 1 && $10 + 0 <= 0 { bad = 1 } END { exit bad }' "$tmp/out.csv"
@@ -65,7 +68,7 @@ policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes
 mask,8,19,16,3,1,0,44,64
 hash32,64,19,16,3,1,0,44,512
 CSV
-"$bld/tools/fdtcache-trace" --core-init-after 2 "$dtb" > "$tmp/late.trace"
+"$bld/tools/fdtcache-trace" --model reference --core-init-after 2 "$dtb" > "$tmp/late.trace"
 "$tool" --format csv --policy mask,hash32 --sizes 64 --trace "$tmp/late.trace" "$dtb" |
 	counters | diff "$tmp/expect-late.csv" - > "$tmp/diff"
 check "fdtcache-trace --core-init-after 2 replayed" $?
@@ -77,7 +80,7 @@ grep -q '"policy" : "index"' "$tmp/out.json" && grep -q '"scan_steps" : 21' "$tm
 	grep -q '"memory_bytes" : 128' "$tmp/out.json" && grep -q '"ns_per_lookup" : ' "$tmp/out.json"
 check "json fields" $?
 "$tool" --policy none "$dtb" > "$tmp/out.txt"
-grep -q '^  none ' "$tmp/out.txt"
+grep -q '^none ' "$tmp/out.txt"
 check "table output" $?
 
 printf '1\n2\nbogus\n' > "$tmp/bad.trace"
@@ -90,7 +93,7 @@ expect_exit "truncated DTB" 1 "$tool" "$tmp/cut.dtb"
 grep -q "^fdtcache-bench: $tmp/cut.dtb: not a valid DTB: " "$tmp/err"
 check "truncated DTB: file and reason" $?
 expect_exit "trace file as DTB" 1 "$tool" "$src/fixtures/traces/small-board.trace"
-for bad in "--policy lru" "--sizes 100" "--sizes 0" "--sizes 64,x" "--mask-size 3" \
+for bad in "--policy lfu" "--sizes 100" "--sizes 0" "--sizes 64,x" "--mask-size 3" \
 	"--mask-size 0" "--format xml" "--frobnicate"; do
 	# shellcheck disable=SC2086
 	expect_exit "bad option $bad" 2 "$tool" $bad "$dtb"
@@ -98,4 +101,58 @@ for bad in "--policy lru" "--sizes 100" "--sizes 0" "--sizes 64,x" "--mask-size 
 	check "bad option $bad: usage" $?
 done
 expect_exit "no DTB" 2 "$tool"
+
+# Sanity checks on the trace: another DTB's header, too many unresolved
+# lookups (warnings; --strict makes them errors), an empty trace (an error).
+"$bld/tools/fdtcache-trace" --model reference "$bld/fixtures/dt/board-500.dtb" > "$tmp/b500.trace"
+"$tool" --policy none --trace "$tmp/b500.trace" "$dtb" > "$tmp/out" 2> "$tmp/err"
+check "another DTB's trace: exit 0 without --strict" $?
+grep -q "^fdtcache-bench: warning: $tmp/b500.trace:5: the trace was made for board-500.dtb (sha256 [0-9a-f]*...), not for $dtb (sha256 [0-9a-f]*...)" "$tmp/err"
+check "another DTB's trace: a warning naming both files, FILE:LINE" $?
+grep -q "^fdtcache-bench: warning: $tmp/b500.trace:[0-9]*: [0-9]* of [0-9]* lookups (.*%, over 10%) name no node of $dtb, the first here" "$tmp/err"
+check "another DTB's trace: unresolved lookups over the threshold, FILE:LINE" $?
+expect_exit "another DTB's trace, --strict" 1 "$tool" --strict --policy none --trace "$tmp/b500.trace" "$dtb"
+grep -q "^fdtcache-bench: error: $tmp/b500.trace:5: the trace was made for board-500.dtb" "$tmp/err"
+check "--strict: the header check is an error" $?
+"$tool" --policy none --max-unresolved 100 --trace "$tmp/b500.trace" "$dtb" > /dev/null 2> "$tmp/err"
+! grep -q "name no node" "$tmp/err"
+check "--max-unresolved 100: no unresolved warning" $?
+expect_exit "--max-unresolved 101" 2 "$tool" --max-unresolved 101 "$dtb"
+"$tool" --policy none --trace "$src/fixtures/traces/small-board.trace" "$dtb" > /dev/null 2> "$tmp/err"
+[ ! -s "$tmp/err" ]
+check "the DTB's own trace (1 of 19 unresolved): no warning" $?
+printf '# only comments\n\n' > "$tmp/empty.trace"
+expect_exit "empty trace" 1 "$tool" --trace "$tmp/empty.trace" "$dtb"
+grep -qx "fdtcache-bench: $tmp/empty.trace:2: no lookup in the trace" "$tmp/err"
+check "empty trace: an error naming FILE:LINE" $?
+
+# 0xffffffff (an unresolvable reference, e.g. <1 0xffffffff>): written by
+# fdtcache-trace, read back by the bench, and counted the same way with or
+# without --trace: a lookup that scans all 21 nodes and never resolves.
+printf '2\n0xffffffff\n2\n' > "$tmp/minus1.trace"
+"$tool" --format csv --policy none,hash32 --sizes 64 --trace "$tmp/minus1.trace" "$dtb" |
+	counters > "$tmp/minus1.csv"
+cat > "$tmp/expect-minus1.csv" <<'CSV'
+policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes
+none,0,3,0,3,1,0,45,0
+hash32,64,3,2,1,1,0,21,512
+CSV
+diff "$tmp/expect-minus1.csv" "$tmp/minus1.csv" > "$tmp/diff"
+check "0xffffffff: a counted, unresolved lookup" $?
+cat "$tmp/diff"
+if command -v dtc > /dev/null; then
+	printf '/dts-v1/;\n/ { c: c { #clock-cells = <0>; }; d { compatible = "v,d"; clocks = <&c 0xffffffff>; }; };\n' |
+		dtc -q -I dts -O dtb -o "$tmp/m1.dtb" -
+	"$bld/tools/fdtcache-trace" --model reference "$tmp/m1.dtb" > "$tmp/m1.trace"
+	grep -qx '0xffffffff # /d clocks' "$tmp/m1.trace"
+	check "<&c 0xffffffff>: the writer writes the lookup" $?
+	for model in reference boot; do
+		"$bld/tools/fdtcache-trace" --model $model "$tmp/m1.dtb" > "$tmp/m1.trace"
+		"$tool" --format csv --policy none,mask,hash32 --model $model "$tmp/m1.dtb" | counters > "$tmp/a.csv"
+		"$tool" --format csv --policy none,mask,hash32 --trace "$tmp/m1.trace" "$tmp/m1.dtb" |
+			counters > "$tmp/b.csv"
+		cmp -s "$tmp/a.csv" "$tmp/b.csv" && grep -q '^none,0,[0-9]*,0,[0-9]*,[1-9]' "$tmp/a.csv"
+		check "<&c 0xffffffff>, $model model: the same counters with and without --trace, unresolved counted" $?
+	done
+fi
 exit $fail

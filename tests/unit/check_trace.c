@@ -6,23 +6,39 @@
 #include <libfdt.h>
 #include <string.h>
 
-#include "common/trace.h"
+#include "phandle/ph_gen.h"
+#include "phandle/ph_trace.h"
+#include "phandle/ph_tree.h"
 #include "fdtcache/dt.h"
 
-static gboolean parse(struct fc_trace *t, const char *text, GError **error)
+static gboolean parse(struct ph_trace *t, const char *text, GError **error)
 {
-	fc_trace_init(t);
-	return fc_trace_parse(t, "t.trace", text, strlen(text), error);
+	ph_trace_init(t);
+	return ph_trace_parse(t, "t.trace", text, strlen(text), error);
 }
 
-static guint32 at(const struct fc_trace *t, guint i)
+static guint32 at(const struct ph_trace *t, guint i)
 {
 	return g_array_index(t->phandles, guint32, i);
 }
 
+/* The reference model's trace of fdt, @core_init after core_init_after lookups. */
+static void gen_reference(struct ph_trace *t, const void *fdt, const char *name,
+			  guint core_init_after, GString *text)
+{
+	struct ph_tree tree;
+	struct ph_gen_opts opts;
+
+	ph_gen_defaults(&opts, PH_MODEL_REFERENCE);
+	opts.core_init_after = core_init_after;
+	ph_tree_build(&tree, fdt, fdt_totalsize(fdt));
+	ph_gen(t, &tree, name, &opts, text);
+	ph_tree_clear(&tree);
+}
+
 START_TEST(parse_values_comments_core_init)
 {
-	struct fc_trace t;
+	struct ph_trace t;
 	GError *error = NULL;
 
 	ck_assert(parse(&t, "# a boot\n0x3c\n\n  12  # decimal\n0X1f\r\n@core_init\n7", &error));
@@ -32,24 +48,68 @@ START_TEST(parse_values_comments_core_init)
 	ck_assert_uint_eq(at(&t, 2), 0x1f);
 	ck_assert_uint_eq(at(&t, 3), 7);
 	ck_assert_uint_eq(t.core_init_at, 3);
-	fc_trace_clear(&t);
+	ph_trace_clear(&t);
 	/* without the marker, core init comes before the first lookup */
 	ck_assert(parse(&t, "5\n6\n", &error));
 	ck_assert_uint_eq(t.core_init_at, 0);
-	fc_trace_clear(&t);
+	ph_trace_clear(&t);
+}
+END_TEST
+
+START_TEST(parse_markers_header_and_forms)
+{
+	struct ph_trace t;
+	GError *error = NULL;
+	static const char text[] =
+		"# Synthetic boot trace\n"
+		"# dtb: my board.dtb sha256 "
+		"6098F71BAEA5DAA1634D4368617149FE040141C083A06B8D19F6502711542144\n"
+		"0x1c # of_phandle_iterator_next+0x8c\n"
+		"@core_init\n"
+		"phandle 0x3d\n"
+		"0xffffffff # an overlay's unresolved reference\n"
+		"\t@user  \n"
+		"7\n";
+
+	ck_assert(parse(&t, text, &error));
+	ck_assert_uint_eq(t.phandles->len, 4);
+	ck_assert_uint_eq(at(&t, 1), 0x3d);
+	ck_assert_uint_eq(at(&t, 2), 0xffffffffu);
+	ck_assert_uint_eq(t.core_init_at, 1);
+	ck_assert(t.has_user);
+	ck_assert_uint_eq(t.user_at, 3);
+	ck_assert_str_eq(t.dtb_name, "my board.dtb");
+	ck_assert_str_eq(t.dtb_sha256, "6098f71baea5daa1634d4368617149fe040141c083a06b8d19f6502711542144");
+	ck_assert_uint_eq(t.dtb_line, 2);
+	ck_assert_uint_eq(g_array_index(t.lines, guint, 3), 8);
+	ph_trace_clear(&t);
+	/* without @user every lookup is a boot lookup; a header after a lookup is a comment */
+	ck_assert(parse(&t, "5\n# dtb: x.dtb sha256 "
+			    "6098f71baea5daa1634d4368617149fe040141c083a06b8d19f6502711542144\n6\n",
+			&error));
+	ck_assert(!t.has_user);
+	ck_assert_uint_eq(t.user_at, 2);
+	ck_assert_ptr_null(t.dtb_name);
+	ph_trace_clear(&t);
+	/* an empty trace parses, and is refused by ph_trace_require_lookups */
+	ck_assert(parse(&t, "# nothing\n\n", &error));
+	ck_assert(!ph_trace_require_lookups(&t, "e.trace", &error));
+	ck_assert_str_eq(error->message, "e.trace:2: no lookup in the trace");
+	g_clear_error(&error);
+	ph_trace_clear(&t);
 }
 END_TEST
 
 static void assert_parse_error(const char *text, gsize len, const char *message)
 {
-	struct fc_trace t;
+	struct ph_trace t;
 	GError *error = NULL;
 
-	fc_trace_init(&t);
-	ck_assert(!fc_trace_parse(&t, "t.trace", text, len, &error));
+	ph_trace_init(&t);
+	ck_assert(!ph_trace_parse(&t, "t.trace", text, len, &error));
 	ck_assert_str_eq(error->message, message);
 	g_error_free(error);
-	fc_trace_clear(&t);
+	ph_trace_clear(&t);
 }
 
 #define BAD(text, message) assert_parse_error(text, sizeof(text) - 1, message)
@@ -62,12 +122,20 @@ START_TEST(parse_errors_name_file_and_line)
 	BAD("-1\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
 	BAD("0x+5\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
 	BAD("1 2\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
-	BAD("0\n", "t.trace:1: phandle out of range (1..0xfffffffe)");
-	BAD("0xffffffff\n", "t.trace:1: phandle out of range (1..0xfffffffe)");
-	BAD("99999999999999999999999\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("0\n", "t.trace:1: phandle out of range (1..0xffffffff)");
+		BAD("99999999999999999999999\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
 	BAD("@core_init\n1\n@core_init\n", "t.trace:3: second @core_init");
-	BAD("@core\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("@core\n", "t.trace:1: unknown marker (@core_init or @user)");
 	BAD("1\n2\x00" "3\n", "t.trace:2: NUL byte in line");
+	BAD("@user\n@user\n", "t.trace:2: second @user");
+	BAD("@user\n@core_init\n", "t.trace:2: @core_init after @user");
+	BAD("phandle\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("phandle 0x1 2\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
+	BAD("path /soc/serial@2020000\n",
+	    "t.trace:1: typed lookups (path, alias, parent, cells) are not replayed; phandle lookups only");
+	BAD("cells /clocks/cru #clock-cells\n",
+	    "t.trace:1: typed lookups (path, alias, parent, cells) are not replayed; phandle lookups only");
+	BAD("0x100000000\n", "t.trace:1: phandle out of range (1..0xffffffff)");
 }
 END_TEST
 
@@ -139,24 +207,105 @@ START_TEST(generate_property_rules)
 	 * the rest of the list is not read; interrupts-extended 1 (skip 4 5), 3.
 	 */
 	static const guint32 expect[] = { 1, 2, 2, 3, 3, 1, 2, 3, 3, 0x77, 1, 3 };
-	struct fc_trace t;
+	struct ph_trace t;
 	void *fdt = rules_tree();
 	GString *text = g_string_new(NULL);
 
-	fc_trace_init(&t);
-	fc_trace_generate(&t, fdt, "rules.dtb", 0, text);
+	ph_trace_init(&t);
+	gen_reference(&t, fdt, "rules.dtb", 0, text);
 	ck_assert_uint_eq(t.phandles->len, G_N_ELEMENTS(expect));
 	for (guint i = 0; i < G_N_ELEMENTS(expect); i++)
 		ck_assert_uint_eq(at(&t, i), expect[i]);
 	ck_assert_uint_eq(t.core_init_at, 0);
 	ck_assert_ptr_nonnull(strstr(text->str, "\n0x77 # /dev phys\n"));
-	fc_trace_clear(&t);
+	ph_trace_clear(&t);
 	/* the written text parses back to the same lookups */
-	fc_trace_init(&t);
-	ck_assert(fc_trace_parse(&t, "rules.trace", text->str, text->len, NULL));
+	ph_trace_init(&t);
+	ck_assert(ph_trace_parse(&t, "rules.trace", text->str, text->len, NULL));
 	ck_assert_uint_eq(t.phandles->len, G_N_ELEMENTS(expect));
 	ck_assert_uint_eq(at(&t, 9), 0x77);
-	fc_trace_clear(&t);
+	ph_trace_clear(&t);
+	g_string_free(text, TRUE);
+	g_free(fdt);
+}
+END_TEST
+
+/*
+ * The three ways the generator read numbers as phandles on kernel DTBs,
+ * and an unresolvable reference:
+ *   /p       ph 1  #gpio-cells = <2>, gpio-controller,
+ *                  snps,nr-gpios = <32>  (a count, not a reference)
+ *   /p/hog         gpio-hog, gpios = <5 0> (numbers: of_parse_own_gpio)
+ *   /clocks        clocks = <0x1> (#clock-cells absent: 0 args)
+ *   /__symbols__   clocks = "/clocks" (a path string)
+ *   /__fixups__    clk = "/d:clocks:0"
+ *   /__local_fixups__/d  clocks = <0>
+ *   /d             clocks = <1 0xffffffff>, reset-gpios = <1 3 0>
+ * Lookups: /clocks 1; /d clocks 1 and 0xffffffff (the list ends there),
+ * reset-gpios 1.
+ */
+static void *corpus_tree(void)
+{
+	void *fdt = g_malloc0(4096);
+
+	ck_assert_int_eq(fdt_create(fdt, 4096), 0);
+	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
+	fdt_begin_node(fdt, "");
+	fdt_begin_node(fdt, "p");
+	fdt_property_u32(fdt, "phandle", 1);
+	fdt_property_u32(fdt, "#gpio-cells", 2);
+	fdt_property(fdt, "gpio-controller", NULL, 0);
+	fdt_property_u32(fdt, "snps,nr-gpios", 32);
+	fdt_begin_node(fdt, "hog");
+	fdt_property(fdt, "gpio-hog", NULL, 0);
+	PROP_CELLS(fdt, "gpios", 5, 0);
+	fdt_end_node(fdt);
+	fdt_end_node(fdt);
+	fdt_begin_node(fdt, "clocks");
+	fdt_property_u32(fdt, "clocks", 1);
+	fdt_end_node(fdt);
+	fdt_begin_node(fdt, "__symbols__");
+	fdt_property_string(fdt, "clocks", "/clocks");
+	fdt_end_node(fdt);
+	fdt_begin_node(fdt, "__fixups__");
+	fdt_property_string(fdt, "clk", "/d:clocks:0");
+	fdt_end_node(fdt);
+	fdt_begin_node(fdt, "__local_fixups__");
+	fdt_begin_node(fdt, "d");
+	fdt_property_u32(fdt, "clocks", 0);
+	fdt_end_node(fdt);
+	fdt_end_node(fdt);
+	fdt_begin_node(fdt, "d");
+	PROP_CELLS(fdt, "clocks", 1, 0xffffffff);
+	PROP_CELLS(fdt, "reset-gpios", 1, 3, 0);
+	fdt_end_node(fdt);
+	fdt_end_node(fdt);
+	ck_assert_int_eq(fdt_finish(fdt), 0);
+	ck_assert_int_eq(fdt_check_full(fdt, 4096), 0);
+	return fdt;
+}
+
+START_TEST(generate_corpus_rules)
+{
+	static const guint32 expect[] = { 1, 1, 0xffffffff, 1 };
+	struct ph_trace t, back;
+	void *fdt = corpus_tree();
+	GString *text = g_string_new(NULL);
+
+	ph_trace_init(&t);
+	gen_reference(&t, fdt, "corpus.dtb", 0, text);
+	ck_assert_uint_eq(t.phandles->len, G_N_ELEMENTS(expect));
+	for (guint i = 0; i < G_N_ELEMENTS(expect); i++)
+		ck_assert_uint_eq(at(&t, i), expect[i]);
+	/* the writer's 0xffffffff is a lookup the reader takes back */
+	ck_assert_ptr_nonnull(strstr(text->str, "\n0xffffffff # /d clocks\n"));
+	ph_trace_init(&back);
+	ck_assert(ph_trace_parse(&back, "corpus.trace", text->str, text->len, NULL));
+	ck_assert_uint_eq(back.phandles->len, t.phandles->len);
+	ck_assert_uint_eq(at(&back, 2), 0xffffffff);
+	ck_assert_str_eq(back.dtb_name, "corpus.dtb");
+	ph_trace_clear(&back);
+	ph_trace_clear(&t);
 	g_string_free(text, TRUE);
 	g_free(fdt);
 }
@@ -169,7 +318,7 @@ static void *load_built_dtb(const char *name)
 	char *path = g_build_filename(top ? top : ".", "fixtures", "dt", name, NULL);
 	GError *error = NULL;
 	gsize len;
-	void *fdt = fc_dtb_load(path, &len, &error);
+	void *fdt = ph_dtb_load(path, &len, &error);
 
 	ck_assert_msg(fdt, "%s", error ? error->message : "?");
 	g_free(path);
@@ -187,15 +336,15 @@ START_TEST(generate_small_board)
 	 * cells; led gpios 6.
 	 */
 	static const guint32 expect[] = { 1, 2, 3, 4, 2, 3, 4, 5, 2, 2, 2, 2, 7, 0x99, 2, 8, 5, 6, 6 };
-	struct fc_trace t;
+	struct ph_trace t;
 	void *fdt = load_built_dtb("small-board.dtb");
 
-	fc_trace_init(&t);
-	fc_trace_generate(&t, fdt, "small-board.dtb", 0, NULL);
+	ph_trace_init(&t);
+	gen_reference(&t, fdt, "small-board.dtb", 0, NULL);
 	ck_assert_uint_eq(t.phandles->len, G_N_ELEMENTS(expect));
 	for (guint i = 0; i < G_N_ELEMENTS(expect); i++)
 		ck_assert_uint_eq(at(&t, i), expect[i]);
-	fc_trace_clear(&t);
+	ph_trace_clear(&t);
 	g_free(fdt);
 }
 END_TEST
@@ -204,26 +353,26 @@ START_TEST(generate_core_init_marker)
 {
 	void *fdt = load_built_dtb("small-board.dtb");
 	GString *text = g_string_new(NULL);
-	struct fc_trace t;
+	struct ph_trace t;
 
 	/* after 2 lookups: the marker follows the second lookup line */
-	fc_trace_init(&t);
-	fc_trace_generate(&t, fdt, "small-board.dtb", 2, text);
+	ph_trace_init(&t);
+	gen_reference(&t, fdt, "small-board.dtb", 2, text);
 	ck_assert_uint_eq(t.core_init_at, 2);
 	ck_assert_ptr_nonnull(strstr(text->str, "0x2 # /cpus/cpu@0 clocks\n@core_init\n0x3 "));
-	fc_trace_clear(&t);
-	fc_trace_init(&t);
-	ck_assert(fc_trace_parse(&t, "s.trace", text->str, text->len, NULL));
+	ph_trace_clear(&t);
+	ph_trace_init(&t);
+	ck_assert(ph_trace_parse(&t, "s.trace", text->str, text->len, NULL));
 	ck_assert_uint_eq(t.core_init_at, 2);
 	ck_assert_uint_eq(t.phandles->len, 19);
-	fc_trace_clear(&t);
+	ph_trace_clear(&t);
 	/* past the end: after the last of the 19 lookups */
 	g_string_truncate(text, 0);
-	fc_trace_init(&t);
-	fc_trace_generate(&t, fdt, "small-board.dtb", 100, text);
+	ph_trace_init(&t);
+	gen_reference(&t, fdt, "small-board.dtb", 100, text);
 	ck_assert_uint_eq(t.core_init_at, 19);
 	ck_assert(g_str_has_suffix(text->str, "0x6 # /leds/led-0 gpios\n@core_init\n"));
-	fc_trace_clear(&t);
+	ph_trace_clear(&t);
 	g_string_free(text, TRUE);
 	g_free(fdt);
 }
@@ -240,14 +389,14 @@ START_TEST(dtb_load_rejects_bad_blobs)
 
 	/* the first 100 bytes of a good DTB: truncated */
 	ck_assert(g_file_set_contents(path, fdt, 100, NULL));
-	ck_assert_ptr_null(fc_dtb_load(path, &len, &error));
+	ck_assert_ptr_null(ph_dtb_load(path, &len, &error));
 	expect = g_strdup_printf("%s: not a valid DTB: %s", path, fdt_strerror(-FDT_ERR_TRUNCATED));
 	ck_assert_str_eq(error->message, expect);
 	g_clear_error(&error);
 	g_free(expect);
 	ck_assert(g_file_set_contents(path, "/dts-v1/;\n/ { };\n", -1, NULL));
-	ck_assert_ptr_null(fc_dtb_load(path, &len, &error));
-	ck_assert_int_eq(error->code, FC_TRACE_ERROR_DTB);
+	ck_assert_ptr_null(ph_dtb_load(path, &len, &error));
+	ck_assert_int_eq(error->code, PH_ERROR_DTB);
 	g_clear_error(&error);
 	g_remove(path);
 	g_rmdir(dir);
@@ -320,7 +469,7 @@ static void model_core_init(struct model *m, enum fc_dt_policy policy)
 	}
 }
 
-static void model_replay(struct model *m, enum fc_dt_policy policy, const struct fc_trace *t)
+static void model_replay(struct model *m, enum fc_dt_policy policy, const struct ph_trace *t)
 {
 	for (guint i = 0; i < t->phandles->len; i++) {
 		if (i == t->core_init_at)
@@ -341,7 +490,7 @@ static void check_fixture(const char *board, const char *kernel_dtb, const char 
 	struct fc_dt_node *nodes = g_new(struct fc_dt_node, count);
 	guint32 *ph = g_new0(guint32, count);
 	struct fc_dt dt;
-	struct fc_trace t;
+	struct ph_trace t;
 	guint k = 0;
 	size_t len;
 	char *text = (char *)fc_check_load(trace_path, &len);
@@ -365,8 +514,8 @@ static void check_fixture(const char *board, const char *kernel_dtb, const char 
 		mark--;
 	g_string_insert(moved, mark - moved->str, "@core_init\n");
 	for (int pass = 0; pass < 2; pass++) {
-		fc_trace_init(&t);
-		ck_assert(fc_trace_parse(&t, trace_path, pass ? moved->str : text,
+		ph_trace_init(&t);
+		ck_assert(ph_trace_parse(&t, trace_path, pass ? moved->str : text,
 					 pass ? moved->len : len, NULL));
 		ck_assert(!pass || t.core_init_at > 0);
 		for (gsize c = 0; c < G_N_ELEMENTS(configs); c++) {
@@ -393,7 +542,7 @@ static void check_fixture(const char *board, const char *kernel_dtb, const char 
 			g_free(model_slots);
 			g_free(slots);
 		}
-		fc_trace_clear(&t);
+		ph_trace_clear(&t);
 	}
 	g_string_free(moved, TRUE);
 	g_free(text);
@@ -421,6 +570,8 @@ static Suite *trace_suite(void)
 
 	tcase_add_test(tc, parse_values_comments_core_init);
 	tcase_add_test(tc, parse_errors_name_file_and_line);
+	tcase_add_test(tc, parse_markers_header_and_forms);
+	tcase_add_test(tc, generate_corpus_rules);
 	tcase_add_test(tc, generate_property_rules);
 	tcase_add_test(tc, generate_small_board);
 	tcase_add_test(tc, generate_core_init_marker);

@@ -10,6 +10,12 @@
  *                     the hash32 slot. It never evicts: a fill into a full
  *                     map fails with FC_ENOSPC, so a key it does not hold
  *                     while fc_cache_complete() is true is known absent.
+ *  - FC_CACHE_HASH32_2WAY, FC_CACHE_HASH32_4WAY: set-associative (ours, not
+ *                     Linux's): n / ways sets of `ways` slots, set =
+ *                     hash_32(key, log2(n / ways)), least recently used key
+ *                     of the set evicted. A set's slots are kept in
+ *                     recency order (most recent first; empty slots last),
+ *                     so a hit moves its key to the front of its set.
  *
  * Keys are u32 except FC_CACHE_EMPTY, which marks a free slot.
  * Statistics are u32 counters that wrap; reset them with fc_cache_reset_stats().
@@ -32,6 +38,8 @@ enum fc_cache_policy {
 	FC_CACHE_MASK,
 	FC_CACHE_HASH32,
 	FC_CACHE_PROBE,
+	FC_CACHE_HASH32_2WAY,
+	FC_CACHE_HASH32_4WAY,
 };
 
 /* How a prefill treats an occupied slot (direct-mapped policies). */
@@ -69,13 +77,14 @@ struct fc_cache {
 /*
  * fc_cache_init - set up a cache over nslots caller slots, empty them and
  * zero the statistics. NONE takes no slots (slots may be NULL, nslots 0);
- * the other policies need a power-of-two nslots >= 1. The slots are the
- * cache's until it is no longer used.
+ * the other policies need a power-of-two nslots >= 1 (the set-associative
+ * ones: >= their ways). The slots are the cache's until it is no longer used.
  *
  * returns:
  *	0, ready
  *	FC_EINVAL, cache NULL, an unknown policy, or slots NULL or nslots not
- *		a power of two for a policy with slots (*cache is then unchanged)
+ *		a power of two (or below the ways) for a policy with slots
+ *		(*cache is then unchanged)
  */
 int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 		  struct fc_cache_slot *slots, uint32_t nslots);
@@ -96,14 +105,16 @@ void fc_cache_clear(struct fc_cache *cache);
 void fc_cache_reset_stats(struct fc_cache *cache);
 
 /*
- * fc_cache_slot_of - the home slot of key under the cache's policy.
+ * fc_cache_slot_of - the home slot of key under the cache's policy
+ * (set-associative: the first slot of its set).
  *
  * returns: the slot index, < nslots (0 for NONE).
  */
 uint32_t fc_cache_slot_of(const struct fc_cache *cache, uint32_t key);
 
 /*
- * fc_cache_lookup - find key; counts a lookup and a hit or a miss.
+ * fc_cache_lookup - find key; counts a lookup and a hit or a miss. A hit in
+ * a set-associative cache makes key the most recent of its set.
  *
  * returns:
  *	1, a hit: *value is set (value may be NULL)
@@ -121,7 +132,8 @@ int fc_cache_peek(const struct fc_cache *cache, uint32_t key, uint32_t *value);
 /*
  * fc_cache_fill - store key -> value after a miss (or to update it).
  * Direct-mapped policies replace the occupant of the home slot (an eviction
- * when it held another key).
+ * when it held another key); set-associative ones store key as the most
+ * recent of its set, evicting the least recent key of a full set.
  *
  * returns:
  *	0, stored (NONE stores nothing and returns 0)
@@ -133,7 +145,9 @@ int fc_cache_fill(struct fc_cache *cache, uint32_t key, uint32_t value);
 
 /*
  * fc_cache_prefill - store key -> value ahead of use; with FC_CACHE_IF_EMPTY
- * an occupied home slot is left alone (PROBE: an existing key is kept).
+ * an occupied home slot is left alone (PROBE: an existing key is kept;
+ * set-associative: key goes to the first empty slot of its set, as its
+ * least recent key, and a full set is left alone).
  *
  * returns:
  *	1, stored

@@ -106,6 +106,8 @@ enum fc_dt_policy {
 	FC_DT_MASK,   /* Linux v4.17-v5.5: no cache before core init, populated then */
 	FC_DT_HASH32, /* Linux v5.6+: live from the start, prefilled at core init */
 	FC_DT_INDEX,  /* complete index, built by one walk at the first lookup */
+	FC_DT_HASH32_2WAY, /* ours: hash32 sets of 2 (LRU within a set), as HASH32 at boot */
+	FC_DT_HASH32_4WAY, /* ours: hash32 sets of 4 (LRU within a set), as HASH32 at boot */
 };
 
 struct fc_dt_replay_stats {
@@ -134,24 +136,28 @@ uint32_t fc_dt_mask_size(const struct fc_dt *dt);
 
 /*
  * fc_dt_replay_init - start a replay at boot: caches empty, before core init.
- * NONE takes no slots; MASK and HASH32 take a power of two; INDEX takes at
- * least fc_dt_index_slots(dt->nphandles). Returns 0 or FC_EINVAL.
+ * NONE takes no slots; MASK and HASH32 take a power of two (the 2- and
+ * 4-way variants at least 2 and 4); INDEX takes at least
+ * fc_dt_index_slots(dt->nphandles). Returns 0 or FC_EINVAL.
  */
 int fc_dt_replay_init(struct fc_dt_replay *r, const struct fc_dt *dt, enum fc_dt_policy policy,
 		      struct fc_cache_slot *slots, uint32_t nslots);
 
 /*
  * fc_dt_replay_core_init - the point where Linux runs of_core_init(): MASK
- * populates its cache in tree order by overwrite, HASH32 prefills empty
- * slots in tree order. Only the first call has an effect. Returns 0.
+ * populates its cache in tree order by overwrite, HASH32 (and its
+ * set-associative variants) prefills empty slots in tree order. Only the first call has an effect. Returns 0.
  */
 int fc_dt_replay_core_init(struct fc_dt_replay *r);
 
 /*
  * fc_dt_replay_lookup - one boot-time lookup. Misses are resolved with
  * libfdt's fdt_node_offset_by_phandle (the real cost) and accounted with the
- * node table. Returns the node offset, FC_ENOENT (unresolved), FC_EINVAL
- * (phandle 0 or 0xffffffff, not counted), FC_ENOSPC (INDEX slots too few).
+ * node table. 0xffffffff is a lookup Linux makes (an unresolved overlay
+ * reference): it scans every node and never resolves.
+ * Returns the node offset, FC_ENOENT (unresolved), FC_EINVAL (phandle 0,
+ * not counted: Linux returns before any lookup), FC_ENOSPC (INDEX slots too
+ * few).
  */
 int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle);
 

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ph_bench.h - fdtcache-bench's configurations, replay and reports.
+ */
+#ifndef FDTCACHE_TOOLS_PH_BENCH_H
+#define FDTCACHE_TOOLS_PH_BENCH_H
+
+#include <glib.h>
+
+#include "fdtcache/dt.h"
+#include "ph_analysis.h"
+#include "ph_trace.h"
+
+enum ph_policy {
+	PH_POLICY_NONE,
+	PH_POLICY_MASK,
+	PH_POLICY_HASH32,
+	PH_POLICY_HASH32X2,
+	PH_POLICY_HASH32X4,
+	PH_POLICY_INDEX,
+	PH_POLICY_LRU, /* computed from stack distances, not replayed */
+	PH_POLICY_OPT, /* computed from stack distances, not replayed */
+	PH_POLICY_COUNT
+};
+
+extern const char *const ph_policy_names[PH_POLICY_COUNT];
+
+/* ph_policy_parse - a policy name; FALSE for an unknown one. */
+gboolean ph_policy_parse(const char *word, enum ph_policy *policy);
+
+/* ph_policy_sized - whether the policy has one row per --sizes entry. */
+gboolean ph_policy_sized(enum ph_policy policy);
+
+struct ph_config {
+	enum ph_policy policy;
+	guint32 size; /* slots */
+	struct fc_dt_replay_stats stats;
+	guint before_core_init;       /* misses among the lookups before of_core_init */
+	guint classes[PH_MISS_COUNT]; /* the split of the misses */
+	guint32 slots_used;           /* slots holding a node at the end */
+	gboolean timed;               /* ns_per_lookup was measured */
+	double ns_per_lookup;
+};
+
+struct ph_bench {
+	const char *dtb_path;
+	const char *trace_name;  /* the trace file, or "synthetic trace (MODEL)" */
+	struct fc_dt dt;
+	struct ph_trace trace;
+	struct ph_analysis analysis;
+	GArray *configs;         /* struct ph_config: the rows asked for */
+	GArray *sizes;           /* guint32: the --sizes list, ascending */
+	guint32 mask_size;       /* the mask cache's size */
+	const char *renumbered;  /* "slof" or "stride" when phandles were rewritten */
+};
+
+/* ph_bench_count - replay c once, filling its counters; returns 0 or an FC_E* code. */
+int ph_bench_count(const struct ph_bench *b, struct ph_config *c);
+
+/* ph_bench_time - replay c for at least min_us microseconds; sets ns_per_lookup. */
+int ph_bench_time(const struct ph_bench *b, struct ph_config *c, gint64 min_us);
+
+/* ph_bench_memory - the bytes of c's cache: slots x 8 (a 64-bit pointer array). */
+guint64 ph_bench_memory(const struct ph_config *c);
+
+/* Reports (ph_bench_out.c). wide: every column in the table. */
+void ph_bench_print_table(const struct ph_bench *b, gboolean wide);
+void ph_bench_print_csv(const struct ph_bench *b);
+void ph_bench_print_json(const struct ph_bench *b, const char *recommendation);
+
+/* ph_bench_recommend - the closing advice in words (ph_recommend.c); g_free it. */
+char *ph_bench_recommend(const struct ph_bench *b);
+
+/* ph_bench_plot - misses against cache size per policy as SVG (ph_plot.c). */
+gboolean ph_bench_plot(const struct ph_bench *b, const char *path, GError **error);
+
+/* ph_wrap - append text to out, wrapped at width columns. */
+void ph_wrap(GString *out, const char *text, guint width);
+
+#endif /* FDTCACHE_TOOLS_PH_BENCH_H */
