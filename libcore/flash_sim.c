@@ -224,16 +224,24 @@ static void one_bit(struct fc_flash_sim *sim, uint32_t off, const uint8_t *data,
 	}
 }
 
-/* Leave the changing bits of up to FC_FLASH_SIM_META_MAX bytes at off metastable. */
+/*
+ * Leave the changing bits of up to FC_FLASH_SIM_META_MAX bytes at off
+ * metastable, in the oldest region: what that region held settles first.
+ */
 static void make_metastable(struct fc_flash_sim *sim, uint32_t off, const uint8_t *data,
 			    uint32_t len)
 {
+	struct fc_flash_sim_meta *m = &sim->meta[sim->meta_next];
+
+	for (uint32_t i = 0; i < m->len; i++)
+		sim->mem[m->off + i] ^= m->mask[i];
+	sim->meta_next = (sim->meta_next + 1) % FC_FLASH_SIM_META_REGIONS;
 	len = FC_MIN(len, FC_FLASH_SIM_META_MAX);
-	sim->meta_off = off;
-	sim->meta_len = len;
+	m->off = off;
+	m->len = len;
 	for (uint32_t i = 0; i < len; i++)
-		sim->meta_mask[i] = (uint8_t)(sim->mem[off + i] ^
-					      target_of(sim, off + i, data ? data + i : NULL));
+		m->mask[i] = (uint8_t)(sim->mem[off + i] ^
+				       target_of(sim, off + i, data ? data + i : NULL));
 }
 
 /*
@@ -277,20 +285,26 @@ static void cut_apply(struct fc_flash_sim *sim, uint32_t off, const uint8_t *dat
 	}
 }
 
-/* A program or erase over metastable bytes settles them. */
+/* A program or erase over metastable bytes settles them (its own bytes replace theirs). */
 static void meta_settle(struct fc_flash_sim *sim, uint32_t off, uint32_t len)
 {
-	if (sim->meta_len && off < sim->meta_off + sim->meta_len && sim->meta_off < off + len)
-		sim->meta_len = 0;
+	for (uint32_t r = 0; r < FC_FLASH_SIM_META_REGIONS; r++) {
+		struct fc_flash_sim_meta *m = &sim->meta[r];
+
+		if (m->len && off < m->off + m->len && m->off < off + len)
+			m->len = 0;
+	}
 }
 
 static void meta_read(struct fc_flash_sim *sim, uint32_t off, uint8_t *buf, uint32_t len)
 {
-	uint32_t from = FC_MAX(off, sim->meta_off);
-	uint32_t to = FC_MIN(off + len, sim->meta_off + sim->meta_len);
+	for (uint32_t r = 0; r < FC_FLASH_SIM_META_REGIONS; r++) {
+		const struct fc_flash_sim_meta *m = &sim->meta[r];
+		uint32_t from = FC_MAX(off, m->off), to = FC_MIN(off + len, m->off + m->len);
 
-	for (uint32_t a = from; a < to; a++)
-		buf[a - off] ^= (uint8_t)(sim->meta_mask[a - sim->meta_off] & xorshift32(&sim->rng));
+		for (uint32_t a = from; a < to; a++)
+			buf[a - off] ^= (uint8_t)(m->mask[a - m->off] & xorshift32(&sim->rng));
+	}
 }
 
 static bool is_erased(const struct fc_flash_sim *sim, uint32_t off, uint32_t len)
@@ -413,8 +427,7 @@ static int sim_read(void *ctx, uint32_t off, void *buf, uint32_t len)
 	sim->busy_until_ns = sim->now_ns;
 	sim->stats.busy_ns += ns;
 	FC_MEMCPY(buf, sim->mem + off, len);
-	if (sim->meta_len)
-		meta_read(sim, off, buf, len);
+	meta_read(sim, off, buf, len);
 	if (any_bad(sim, off, len, FC_FLASH_SIM_BAD_READ))
 		flip_bad_reads(sim, off, buf, len);
 	return 0;

@@ -403,6 +403,50 @@ START_TEST(cut_metastable)
 }
 END_TEST
 
+/* Reads of a region that may be metastable: do two of them differ in 8 tries? */
+static bool unstable(struct bench *b, uint32_t off)
+{
+	uint8_t r1[4], r2[4];
+
+	for (unsigned int k = 0; k < 8; k++) {
+		ck_assert_int_eq(fc_flash_read(b->dev, off, r1, 4), 0);
+		ck_assert_int_eq(fc_flash_read(b->dev, off, r2, 4), 0);
+		if (memcmp(r1, r2, 4))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Each cut leaves its own metastable bytes: a later cut does not make an
+ * earlier one's cells read erased again; past FC_FLASH_SIM_META_REGIONS
+ * cuts the oldest settles where its bits were going.
+ */
+START_TEST(metastable_regions_accumulate)
+{
+	static const uint8_t zeros[4];
+	uint32_t plan[FC_FLASH_SIM_META_REGIONS + 1];
+	struct bench b;
+	uint8_t rd[4];
+
+	for (uint32_t i = 0; i < FC_ARRAY_SIZE(plan); i++)
+		plan[i] = 1;
+	setup(&b, &small_cfg);
+	ck_assert_int_eq(fc_flash_sim_cut_plan(&b.sim, plan, FC_ARRAY_SIZE(plan),
+					       FC_FLASH_SIM_CUT_METASTABLE, 9), 0);
+	for (uint32_t i = 0; i < FC_ARRAY_SIZE(plan); i++) {
+		ck_assert_int_eq(fc_flash_prog(b.dev, 64 * i, zeros, 4), FC_EPOWER);
+		fc_flash_sim_power_on(&b.sim);
+		for (uint32_t j = i + 1 > FC_FLASH_SIM_META_REGIONS ? i + 1 - FC_FLASH_SIM_META_REGIONS : 0;
+		     j <= i; j++)
+			ck_assert_msg(unstable(&b, 64 * j), "cut %u: region %u stable", i, j);
+	}
+	/* the first region settled to its target: programmed */
+	ck_assert_int_eq(fc_flash_read(b.dev, 0, rd, 4), 0);
+	ck_assert_uint_eq(count_bits(rd, 4), 0);
+}
+END_TEST
+
 START_TEST(cut_mode_names)
 {
 	ck_assert_str_eq(fc_flash_sim_cut_mode_name(FC_FLASH_SIM_CUT_ATOMIC), "atomic");
@@ -839,6 +883,7 @@ int main(void)
 	tcase_add_test(faults, cut_somebits_mostbits);
 	tcase_add_test(faults, cut_ooo);
 	tcase_add_test(faults, cut_metastable);
+	tcase_add_test(faults, metastable_regions_accumulate);
 	tcase_add_test(faults, cut_mode_names);
 	tcase_add_test(faults, cut_plan_rearms_at_power_on);
 	tcase_add_test(faults, schedules);

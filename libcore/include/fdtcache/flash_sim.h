@@ -90,6 +90,19 @@ enum fc_flash_sim_cut_mode {
 #define FC_FLASH_SIM_META_MAX 32u
 
 /*
+ * Metastable bytes left by a METASTABLE cut: the cells keep their old value
+ * in memory, and the bits of mask read back at random. The last
+ * FC_FLASH_SIM_META_REGIONS cuts' regions are kept; an older one settles to
+ * where its bits were going (programmed, or erased).
+ */
+#define FC_FLASH_SIM_META_REGIONS 4u
+
+struct fc_flash_sim_meta {
+	uint32_t off, len; /* len 0 = unused */
+	uint8_t mask[FC_FLASH_SIM_META_MAX];
+};
+
+/*
  * Counters, over requests that reach the powered device (failed ones too).
  * ops counts programs plus erases: a run's ops is the number of cut points.
  */
@@ -116,8 +129,8 @@ struct fc_flash_sim {
 	uint32_t rng;           /* xorshift32 state of the seeded modes and metastable reads */
 	const uint32_t *plan;   /* fc_flash_sim_cut_plan(): cuts armed at each power-on */
 	uint32_t plan_len, plan_next;
-	uint32_t meta_off, meta_len; /* metastable bytes (METASTABLE cut), meta_len 0 = none */
-	uint8_t meta_mask[FC_FLASH_SIM_META_MAX]; /* their bits that read back at random */
+	struct fc_flash_sim_meta meta[FC_FLASH_SIM_META_REGIONS]; /* METASTABLE cuts' bytes */
+	uint32_t meta_next; /* region the next METASTABLE cut takes */
 };
 
 /*
