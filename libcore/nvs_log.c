@@ -350,9 +350,72 @@ int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
 /* ---- locating the write position ---- */
 
 /*
+ * How much sector s looks like the write sector, for first_write_sector():
+ * 2 for a gc_done ATE among its ATEs down to the first erased slot (the
+ * write sector of a 2-sector partition always has one once GC erases the
+ * other), plus 1 when no erased ATE slot lies above a valid ATE (the write
+ * sector's ATE pointer is the first erased slot; an erase that stopped part
+ * way through, in any order, leaves such gaps, and can erase the close slot
+ * of the sector GC collected so that nothing is closed).
+ */
+static int sector_score(const struct fc_nvs *fs, uint32_t s, uint32_t *score)
+{
+	struct nvs_win w = { .len = 0 };
+	uint32_t data_end = 0;
+	bool gap = false, gc_done = false;
+	struct fc_nvs_ate a;
+
+	*score = 1;
+	for (uint32_t o = top_slot(fs); o >= data_end && o < ssize(fs); o -= fs->ate_size) {
+		int rc = nvs_win_ate_(fs, &w, mkaddr(s, o), &a);
+
+		if (rc)
+			return rc;
+		if (a.erased) {
+			gap = true;
+		} else if (ate_valid(fs, &a)) {
+			if (gap) {
+				*score = 0;
+				break;
+			}
+			gc_done |= is_gc_done(fs, &a);
+			data_end = FC_MAX(data_end, (uint32_t)a.offset + a.len);
+		}
+	}
+	*score += gc_done ? 2 : 0;
+	return 0;
+}
+
+/*
+ * None closed: sector 0, unless the last sector holds ATEs (Zephyr's rule);
+ * when both hold ATEs, the one that looks more like the write sector (a tie
+ * keeps Zephyr's choice).
+ */
+static int first_write_sector(const struct fc_nvs *fs, uint32_t *ws)
+{
+	uint32_t last = fs->cfg.sector_count - 1u, first_score, last_score;
+	struct fc_nvs_ate a;
+	int rc = nvs_ate_read_(fs, mkaddr(last, top_slot(fs)), &a);
+
+	*ws = 0;
+	if (rc || a.erased)
+		return rc;
+	*ws = last;
+	rc = nvs_ate_read_(fs, mkaddr(0, top_slot(fs)), &a);
+	if (rc || a.erased)
+		return rc;
+	rc = sector_score(fs, last, &last_score);
+	if (!rc)
+		rc = sector_score(fs, 0, &first_score);
+	if (!rc && first_score > last_score)
+		*ws = 0;
+	return rc;
+}
+
+/*
  * The write sector, as Zephyr finds it: the first sector after a closed one
- * whose close slot is erased; with none closed, sector 0 (unless only the
- * last sector holds ATEs). Every sector closed: FC_ECORRUPT.
+ * whose close slot is erased; with none closed, first_write_sector(). Every
+ * sector closed: FC_ECORRUPT.
  */
 static int find_write_sector(const struct fc_nvs *fs, uint32_t *ws)
 {
@@ -375,11 +438,7 @@ static int find_write_sector(const struct fc_nvs *fs, uint32_t *ws)
 			return 0;
 		}
 	}
-	if (closed == n)
-		return FC_ECORRUPT;
-	rc = nvs_ate_read_(fs, mkaddr(n - 1, top_slot(fs)), &a);
-	*ws = a.erased ? 0 : n - 1;
-	return rc;
+	return closed == n ? FC_ECORRUPT : first_write_sector(fs, ws);
 }
 
 /*

@@ -4,7 +4,10 @@
 # cuts it found that lost acknowledged values before their fixes (issue 18):
 # a torn ATE read as a delete on a 0x00 flash (case 4, torn and bits), and
 # second and third cuts of recovering mounts that met an earlier recovery's
-# half-done work (case 1).
+# half-done work (case 1); then cuts of make powerloss-long: two-sector
+# partitions where an out-of-order erase of the collected sector erased its
+# close slot and the mount took the remnant for the write sector, and
+# metastable cells of a first cut read as erased after a second cut.
 set -e
 pl="${top_builddir:-.}/tests/powerloss/pl_random"
 "$pl" --seed 1 --cases 60 --experiments 2
@@ -13,3 +16,8 @@ pl="${top_builddir:-.}/tests/powerloss/pl_random"
 "$pl" --engine nvs --mode ooo --case 32 --cuts 218,21,8
 "$pl" --engine settings --mode metastable --case 62 --cuts 704,2,1
 "$pl" --engine settings --mode metastable --case 27 --cuts 396,4
+"$pl" --engine nvs --mode ooo --case 1366 --cuts 973
+"$pl" --engine nvs --mode ooo --case 1572 --cuts 380,61,1
+"$pl" --engine settings --mode ooo --case 1521 --cuts 708,1
+"$pl" --engine settings --mode metastable --case 1092 --cuts 180,15
+"$pl" --engine nvs --mode metastable --case 1949 --cuts 147,4
