@@ -12,8 +12,8 @@
 #include <libfdt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "phandle/ph_trace.h"
 #include "phandle/ph_tree.h"
 #include "fdtcache/dt.h"
@@ -21,27 +21,6 @@
 #define RUNS 15
 #define HIT_PASSES 1000 /* passes over the trace per hit-cost timing */
 #define HIT_ROUNDS 41   /* rounds of hit-cost timings */
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v)
-{
-	qsort(v, RUNS, sizeof(*v), cmp_double);
-	return v[RUNS / 2];
-}
 
 struct fixture {
 	void *fdt;
@@ -56,13 +35,13 @@ static volatile guint32 sink;
 /* One boot under libfdt alone: every lookup walks the tree. */
 static double boot_libfdt(const struct fixture *f)
 {
-	double t0 = now_ns();
+	double t0 = bench_now_ns();
 	guint32 acc = 0;
 
 	for (guint i = 0; i < f->n; i++)
 		acc += (guint32)fdt_node_offset_by_phandle(f->fdt, f->ph[i]);
 	sink = acc;
-	return now_ns() - t0;
+	return bench_now_ns() - t0;
 }
 
 /* One boot under a cache, from its boot state, core init where the trace says. */
@@ -70,7 +49,7 @@ static double boot_cached(const struct fixture *f, enum fc_dt_policy policy,
 			  struct fc_cache_slot *slots, guint32 size)
 {
 	struct fc_dt_replay r;
-	double t0 = now_ns();
+	double t0 = bench_now_ns();
 	guint32 acc = 0;
 
 	fc_dt_replay_init(&r, &f->dt, policy, slots, size);
@@ -80,7 +59,7 @@ static double boot_cached(const struct fixture *f, enum fc_dt_policy policy,
 		acc += (guint32)fc_dt_replay_lookup(&r, f->ph[i]);
 	}
 	sink = acc;
-	return now_ns() - t0;
+	return bench_now_ns() - t0;
 }
 
 static void bench_boots(const char *name, const struct fixture *f)
@@ -104,7 +83,7 @@ static void bench_boots(const char *name, const struct fixture *f)
 	       "speed-up");
 	for (int r = 0; r < RUNS; r++)
 		v[r] = boot_libfdt(f);
-	base = median(v);
+	base = bench_median(v, RUNS);
 	printf("  %-24s %6s %12.1f %12.1f %9.1fx\n", "libfdt uncached", "-", base / 1e3,
 	       base / f->n, 1.0);
 	for (gsize c = 0; c < G_N_ELEMENTS(configs); c++) {
@@ -119,7 +98,7 @@ static void bench_boots(const char *name, const struct fixture *f)
 		slots = g_new(struct fc_cache_slot, size);
 		for (int r = 0; r < RUNS; r++)
 			v[r] = boot_cached(f, configs[c].policy, slots, size);
-		t = median(v);
+		t = bench_median(v, RUNS);
 		printf("  %-24s %6u %12.1f %12.1f %9.1fx\n", configs[c].label, size, t / 1e3,
 		       t / f->n, base / t);
 		g_free(slots);
@@ -135,26 +114,26 @@ static void bench_boots(const char *name, const struct fixture *f)
 #define TIME_HITS(out, keys, nkeys, expr)                                       \
 	do {                                                                    \
 		guint32 acc_ = 0;                                               \
-		double t0_ = now_ns();                                          \
+		double t0_ = bench_now_ns();                                          \
 		for (int p_ = 0; p_ < HIT_PASSES; p_++)                         \
 			for (guint i_ = 0; i_ < (nkeys); i_++) {                \
 				guint32 key = (keys)[i_];                       \
 				acc_ += (expr);                                 \
 			}                                                       \
-		(out) = (now_ns() - t0_) / ((double)HIT_PASSES * (nkeys));      \
+		(out) = (bench_now_ns() - t0_) / ((double)HIT_PASSES * (nkeys));      \
 		sink = acc_;                                                    \
 	} while (0)
 
 #define TIME_CHAIN(out, keys, nkeys, expr)                                      \
 	do {                                                                    \
 		guint32 prev_ = 0, zero_ = hidden_zero;                         \
-		double t0_ = now_ns();                                          \
+		double t0_ = bench_now_ns();                                          \
 		for (int p_ = 0; p_ < HIT_PASSES; p_++)                         \
 			for (guint i_ = 0; i_ < (nkeys); i_++) {                \
 				guint32 key = (keys)[i_] | (prev_ & zero_);     \
 				prev_ = (expr);                                 \
 			}                                                       \
-		(out) = (now_ns() - t0_) / ((double)HIT_PASSES * (nkeys));      \
+		(out) = (bench_now_ns() - t0_) / ((double)HIT_PASSES * (nkeys));      \
 		sink = prev_;                                                   \
 	} while (0)
 

@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "fdtcache/dt.h"
 
 #define RUNS 21
@@ -201,14 +201,6 @@ static GArray *build_workload(const void *fdt)
 
 /* ---- the two implementations ---- */
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static volatile int sink;
 
 /* libfdt's answer to an op (a namelen path, as fdt_path_offset_namelen). */
@@ -283,26 +275,13 @@ static int core_op(struct core *c, const struct op *op)
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v)
-{
-	qsort(v, RUNS, sizeof(*v), cmp_double);
-	return v[RUNS / 2];
-}
-
 /* Median ns of one pass over ops of kind (NKINDS: all) under libfdt. */
 static double time_libfdt(const void *fdt, const GArray *ops, int kind)
 {
 	double v[RUNS];
 
 	for (int r = 0; r < RUNS; r++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 		int acc = 0;
 
 		for (guint i = 0; i < ops->len; i++) {
@@ -312,9 +291,9 @@ static double time_libfdt(const void *fdt, const GArray *ops, int kind)
 				acc += libfdt_op(fdt, op);
 		}
 		sink = acc;
-		v[r] = now_ns() - t0;
+		v[r] = bench_now_ns() - t0;
 	}
-	return median(v);
+	return bench_median(v, RUNS);
 }
 
 /*
@@ -328,16 +307,16 @@ static double time_array(const GArray *ops, const int *answers, int kind)
 	double v[RUNS];
 
 	for (int r = 0; r < RUNS; r++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 		int acc = 0;
 
 		for (guint i = 0; i < ops->len; i++)
 			if (kind == NKINDS || (int)g_array_index(ops, struct op, i).kind == kind)
 				acc += table[i];
 		sink = acc;
-		v[r] = now_ns() - t0;
+		v[r] = bench_now_ns() - t0;
 	}
-	return median(v);
+	return bench_median(v, RUNS);
 }
 
 /* The same under libcore; build: time the table/index/cache set-up too. */
@@ -348,7 +327,7 @@ static double time_core(struct core *c, const void *fdt, const GArray *ops, int 
 
 	core_build(c, fdt, npath);
 	for (int r = 0; r < RUNS; r++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 		int acc = 0;
 
 		if (build)
@@ -360,9 +339,9 @@ static double time_core(struct core *c, const void *fdt, const GArray *ops, int 
 				acc += core_op(c, op);
 		}
 		sink = acc;
-		v[r] = now_ns() - t0;
+		v[r] = bench_now_ns() - t0;
 	}
-	return median(v);
+	return bench_median(v, RUNS);
 }
 
 /* Every op must get the same answer from both. */
@@ -387,16 +366,16 @@ static double time_uncached_lookup(const void *fdt, const struct fc_dt *dt)
 	double v[RUNS];
 
 	for (int r = 0; r < RUNS; r++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 		int acc = 0;
 
 		for (uint32_t i = 0; i < dt->nnodes; i++)
 			if (dt->nodes[i].phandle)
 				acc += fdt_node_offset_by_phandle(fdt, dt->nodes[i].phandle);
 		sink = acc;
-		v[r] = (now_ns() - t0) / dt->nphandles;
+		v[r] = (bench_now_ns() - t0) / dt->nphandles;
 	}
-	return median(v);
+	return bench_median(v, RUNS);
 }
 
 static double time_setup(const void *fdt, struct core *c, gboolean table)
@@ -404,15 +383,15 @@ static double time_setup(const void *fdt, struct core *c, gboolean table)
 	double v[RUNS];
 
 	for (int r = 0; r < RUNS; r++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 
 		if (table)
 			fc_dt_init(&c->dt, fdt, c->nodes, c->nnodes);
 		else
 			fc_dt_index_build(&c->index, fdt, c->index_slots, c->nindex);
-		v[r] = now_ns() - t0;
+		v[r] = bench_now_ns() - t0;
 	}
-	return median(v);
+	return bench_median(v, RUNS);
 }
 
 /* The paths every node has, and one missing below each: for the miss cost. */
