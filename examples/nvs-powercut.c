@@ -12,6 +12,7 @@
  * cut, then a summary; any lost or wrong value fails the program.
  */
 #include "fdtcache/nvs.h"
+#include "fdtcache/flash_sim.h"
 #include "port/port.h"
 
 #define SECTOR_SIZE 1024u

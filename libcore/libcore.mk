@@ -1,8 +1,9 @@
 # libcore.mk - libcore's sources and headers for other build systems, the
 # way libfdt's Makefile.libfdt is used: variables only, no rules. Paths are
-# relative to this folder (libcore/). A firmware build adds
-# include/ to its include path, compiles LIBCORE_SRCS (or the sources of the
-# modules it needs) and, for the dt module, provides libfdt's header.
+# relative to this folder (libcore/). A firmware build adds include/ to its
+# include path, compiles the .c files of LIBCORE_SRCS (or of the modules it
+# needs; the _int.h files are internal headers) and, for the dt module,
+# provides libfdt's header.
 # A module's dependencies are the modules whose headers its files include.
 # tests/embed/libcore-mk.sh checks these lists against Makemodule.am.
 
@@ -21,17 +22,19 @@ LIBCORE_poll_HDRS = include/fdtcache/poll.h
 LIBCORE_flash_SRCS = flash.c
 LIBCORE_flash_HDRS = include/fdtcache/flash.h
 LIBCORE_flash_sim_SRCS = flash_sim.c
-LIBCORE_flash_sim_HDRS =
-LIBCORE_nvs_SRCS = nvs.c
+LIBCORE_flash_sim_HDRS = include/fdtcache/flash_sim.h
+LIBCORE_nvs_SRCS = nvs_int.h nvs_ate.c nvs_log.c nvs_index.c nvs_zephyr.c nvs.c nvs_walk.c
 LIBCORE_nvs_HDRS = include/fdtcache/nvs.h
 LIBCORE_settings_SRCS = settings.c
 LIBCORE_settings_HDRS = include/fdtcache/settings.h
-LIBCORE_dt_SRCS = dt.c
+LIBCORE_dt_SRCS = dt_int.h dt.c dt_walk.c dt_lookup.c
 LIBCORE_dt_HDRS = include/fdtcache/dt.h
 
 # Everything (the union of the lists above).
-LIBCORE_SRCS = err.c crc.c cache.c poll.c flash.c flash_sim.c nvs.c settings.c dt.c
+LIBCORE_SRCS = err.c crc.c cache.c poll.c flash.c flash_sim.c \
+	nvs_int.h nvs_ate.c nvs_log.c nvs_index.c nvs_zephyr.c nvs.c nvs_walk.c settings.c \
+	dt_int.h dt.c dt_walk.c dt_lookup.c
 LIBCORE_HDRS = include/fdtcache/fc_env.h include/fdtcache/fc_err.h \
 	include/fdtcache/crc.h include/fdtcache/cache.h include/fdtcache/poll.h \
-	include/fdtcache/flash.h include/fdtcache/nvs.h include/fdtcache/settings.h \
-	include/fdtcache/dt.h
+	include/fdtcache/flash.h include/fdtcache/flash_sim.h include/fdtcache/nvs.h \
+	include/fdtcache/settings.h include/fdtcache/dt.h
