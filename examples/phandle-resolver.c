@@ -99,6 +99,7 @@ int main(void)
 	static struct fc_dt dt;
 	static struct fc_cache index;
 	static struct fc_dt_lookups lk;
+	const struct fc_dt_lookups_config no_caches = { 0 }; /* RAM is short on a micro:bit */
 	uint32_t resolved = 0, aliases;
 	int off, rc;
 
@@ -108,7 +109,7 @@ int main(void)
 	rc = fc_dt_init(&dt, fdt, nodes, NODES_MAX);
 	if (rc < 0)
 		port_fail("node table", rc);
-	rc = fc_dt_lookups_init(&lk, &dt, NULL, 0, NULL, 0);
+	rc = fc_dt_lookups_init(&lk, &dt, &no_caches);
 	if (rc < 0)
 		port_fail("lookups", rc);
 	rc = fc_dt_index_build(&index, fdt, slots, INDEX_SLOTS);
