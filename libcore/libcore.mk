@@ -7,7 +7,7 @@
 # A module's dependencies are the modules whose headers its files include.
 # tests/embed/libcore-mk.sh checks these lists against Makemodule.am.
 
-LIBCORE_MODULES = env err crc cache poll flash flash_sim nvs settings zms dt
+LIBCORE_MODULES = env err crc cache poll flash flash_sim nvs settings zms settings_zms dt
 
 LIBCORE_env_SRCS =
 LIBCORE_env_HDRS = include/fdtcache/fc_env.h
@@ -29,15 +29,18 @@ LIBCORE_settings_SRCS = settings.c
 LIBCORE_settings_HDRS = include/fdtcache/settings.h
 LIBCORE_zms_SRCS = zms_int.h zms.c zms_log.c zms_index.c zms_zephyr.c zms_walk.c
 LIBCORE_zms_HDRS = include/fdtcache/zms.h
+LIBCORE_settings_zms_SRCS = settings_zms.c
+LIBCORE_settings_zms_HDRS = include/fdtcache/settings_zms.h
 LIBCORE_dt_SRCS = dt_int.h dt.c dt_walk.c dt_lookup.c
 LIBCORE_dt_HDRS = include/fdtcache/dt.h
 
 # Everything (the union of the lists above).
 LIBCORE_SRCS = err.c crc.c cache.c poll.c flash.c flash_sim.c \
 	nvs_int.h nvs_ate.c nvs_log.c nvs_index.c nvs_zephyr.c nvs.c nvs_walk.c settings.c \
-	zms_int.h zms.c zms_log.c zms_index.c zms_zephyr.c zms_walk.c \
+	zms_int.h zms.c zms_log.c zms_index.c zms_zephyr.c zms_walk.c settings_zms.c \
 	dt_int.h dt.c dt_walk.c dt_lookup.c
 LIBCORE_HDRS = include/fdtcache/fc_env.h include/fdtcache/fc_err.h \
 	include/fdtcache/crc.h include/fdtcache/cache.h include/fdtcache/poll.h \
 	include/fdtcache/flash.h include/fdtcache/flash_sim.h include/fdtcache/nvs.h \
-	include/fdtcache/settings.h include/fdtcache/zms.h include/fdtcache/dt.h
+	include/fdtcache/settings.h include/fdtcache/zms.h \
+	include/fdtcache/settings_zms.h include/fdtcache/dt.h
