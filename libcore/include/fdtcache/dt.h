@@ -50,21 +50,29 @@ struct fc_dt {
 
 /*
  * fc_dt_count_nodes - number of nodes in fdt (to size the node table).
- * The caller has checked the blob (fdt_check_full). Returns the count or
- * FC_EBADDTB.
+ * The caller has checked the blob (fdt_check_full).
+ * returns:
+ *	the count (>= 1)
+ *	FC_EBADDTB: a malformed tree
  */
 int fc_dt_count_nodes(const void *fdt);
 
 /*
- * fc_dt_init - walk fdt once and fill the node table nodes[0..cap).
- * Returns the number of nodes; FC_EINVAL for NULL arguments, FC_ENOMEM when
- * cap is smaller than the node count, FC_EBADDTB on a malformed tree.
+ * fc_dt_init - walk fdt once and fill the node table nodes[0..cap). fdt and
+ * nodes are used by dt until it is no longer used.
+ * returns:
+ *	the number of nodes
+ *	FC_EINVAL: NULL arguments
+ *	FC_ENOMEM: cap is smaller than the node count
+ *	FC_EBADDTB: a malformed tree
  */
 int fc_dt_init(struct fc_dt *dt, const void *fdt, struct fc_dt_node *nodes, uint32_t cap);
 
 /*
  * fc_dt_position - 1-based tree position of the node at offset.
- * Returns the position, or FC_ENOENT when no node starts at offset.
+ * returns:
+ *	the position (1..nnodes)
+ *	FC_ENOENT: no node starts at offset
  */
 int fc_dt_position(const struct fc_dt *dt, int offset);
 
@@ -72,31 +80,42 @@ int fc_dt_position(const struct fc_dt *dt, int offset);
  * fc_dt_scan - the linear search of Linux and libfdt over the node table:
  * the first node in tree order with phandle. *steps (if not NULL) gets the
  * nodes visited: its position, or nnodes when none matches.
- * Returns the node's offset or FC_ENOENT (also for phandle 0 / 0xffffffff).
+ * returns:
+ *	the node's offset
+ *	FC_ENOENT: no node has phandle (also for phandle 0 / 0xffffffff)
  */
 int fc_dt_scan(const struct fc_dt *dt, uint32_t phandle, uint32_t *steps);
 
 /*
  * fc_dt_index_slots - slots a complete index needs for nphandles phandles:
- * the power of two >= 2 * nphandles (at least 1). Returns 0 when that does
- * not fit in 32 bits.
+ * the power of two >= 2 * nphandles (at least 1).
+ * returns:
+ *	the slot count
+ *	0: it does not fit in 32 bits
  */
 uint32_t fc_dt_index_slots(uint32_t nphandles);
 
 /*
  * fc_dt_index_build - build a complete index of fdt into slots[0..nslots)
  * in one tree walk; a phandle held by several nodes maps to the first in
- * tree order, as a linear scan finds. The blob must be checked.
- * Returns the number of distinct phandles; FC_EINVAL (nslots not a power of
- * two), FC_ENOSPC (too few slots: the index is incomplete), FC_EBADDTB.
+ * tree order, as a linear scan finds. The blob must be checked; slots are
+ * the index's until it is no longer used.
+ * returns:
+ *	the number of distinct phandles
+ *	FC_EINVAL: nslots not a power of two
+ *	FC_ENOSPC: too few slots (the index is incomplete)
+ *	FC_EBADDTB: a malformed tree
  */
 int fc_dt_index_build(struct fc_cache *index, const void *fdt,
 		      struct fc_cache_slot *slots, uint32_t nslots);
 
 /*
  * fc_dt_index_lookup - the offset of the node with phandle, from a complete
- * index (counted in its statistics). Returns the offset, or FC_ENOENT.
- * fc_cache_probe_get() is the same lookup inline, without statistics.
+ * index (counted in its statistics). fc_cache_probe_get() is the same
+ * lookup inline, without statistics.
+ * returns:
+ *	the offset
+ *	FC_ENOENT: no node has phandle
  */
 int fc_dt_index_lookup(struct fc_cache *index, uint32_t phandle);
 
@@ -131,6 +150,7 @@ struct fc_dt_replay {
 /*
  * fc_dt_mask_size - the Linux mask cache size for dt:
  * roundup_pow_of_two(phandles other than 0xdeadbeef), at least 1.
+ * returns: the size, a power of two.
  */
 uint32_t fc_dt_mask_size(const struct fc_dt *dt);
 
@@ -138,7 +158,12 @@ uint32_t fc_dt_mask_size(const struct fc_dt *dt);
  * fc_dt_replay_init - start a replay at boot: caches empty, before core init.
  * NONE takes no slots; MASK and HASH32 take a power of two (the 2- and
  * 4-way variants at least 2 and 4); INDEX takes at least
- * fc_dt_index_slots(dt->nphandles). Returns 0 or FC_EINVAL.
+ * fc_dt_index_slots(dt->nphandles). dt and slots are used by the replay
+ * until it is no longer used.
+ * returns:
+ *	0: ready
+ *	FC_EINVAL: a NULL argument, an unknown policy or slots the policy
+ *		cannot take
  */
 int fc_dt_replay_init(struct fc_dt_replay *r, const struct fc_dt *dt, enum fc_dt_policy policy,
 		      struct fc_cache_slot *slots, uint32_t nslots);
@@ -146,7 +171,9 @@ int fc_dt_replay_init(struct fc_dt_replay *r, const struct fc_dt *dt, enum fc_dt
 /*
  * fc_dt_replay_core_init - the point where Linux runs of_core_init(): MASK
  * populates its cache in tree order by overwrite, HASH32 (and its
- * set-associative variants) prefills empty slots in tree order. Only the first call has an effect. Returns 0.
+ * set-associative variants) prefills empty slots in tree order. Only the
+ * first call has an effect.
+ * returns: 0.
  */
 int fc_dt_replay_core_init(struct fc_dt_replay *r);
 
@@ -155,9 +182,11 @@ int fc_dt_replay_core_init(struct fc_dt_replay *r);
  * libfdt's fdt_node_offset_by_phandle (the real cost) and accounted with the
  * node table. 0xffffffff is a lookup Linux makes (an unresolved overlay
  * reference): it scans every node and never resolves.
- * Returns the node offset, FC_ENOENT (unresolved), FC_EINVAL (phandle 0,
- * not counted: Linux returns before any lookup), FC_ENOSPC (INDEX slots too
- * few).
+ * returns:
+ *	the node offset
+ *	FC_ENOENT: unresolved (no node has phandle; always for 0xffffffff)
+ *	FC_EINVAL: phandle 0, not counted (Linux returns before any lookup)
+ *	FC_ENOSPC: INDEX slots too few
  */
 int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle);
 
@@ -290,7 +319,10 @@ int fc_dt_reg_cells(struct fc_dt_lookups *lk, int offset, uint32_t *address_cell
  */
 int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name);
 
-/* fc_dt_node_parent - the table index of node i's parent (O(1); the root's is 0). */
+/*
+ * fc_dt_node_parent - the table index of node i's parent, in O(1).
+ * returns: that index (the root's is 0).
+ */
 static inline uint32_t fc_dt_node_parent(const struct fc_dt *dt, uint32_t i)
 {
 	return dt->nodes[i].parent;

@@ -135,18 +135,27 @@ struct fc_flash_sim {
 
 /*
  * fc_flash_sim_preset - the preset called name ("nrf52840", "stm32f4",
- * "spi-nor", "nand", "ram"). Returns NULL for an unknown name.
+ * "spi-nor", "nand", "ram").
+ *
+ * returns: a static preset, or NULL for an unknown name.
  */
 const struct fc_flash_sim_preset *fc_flash_sim_preset(const char *name);
 
-/* fc_flash_sim_preset_at - the i-th preset, NULL past the last one (for listings). */
+/*
+ * fc_flash_sim_preset_at - the i-th preset (for listings).
+ *
+ * returns: a static preset, or NULL past the last one.
+ */
 const struct fc_flash_sim_preset *fc_flash_sim_preset_at(unsigned int i);
 
 /*
  * fc_flash_sim_config_init - a config for a device of size bytes of the
  * preset's part: its geometry and timing, no flags, no wear limit.
- * Returns 0, or FC_EINVAL for a NULL argument or a size that is not a
- * multiple of the erase size.
+ *
+ * returns:
+ *	0, *cfg is set
+ *	FC_EINVAL, a NULL argument or a size that is not a multiple of the
+ *		erase size
  */
 int fc_flash_sim_config_init(struct fc_flash_sim_config *cfg,
 			     const struct fc_flash_sim_preset *preset, uint32_t size);
@@ -155,18 +164,31 @@ int fc_flash_sim_config_init(struct fc_flash_sim_config *cfg,
  * fc_flash_sim_init - a powered simulator over mem (geo.size bytes, kept as
  * is: fill it with the erase value for a blank part) and units
  * (FC_FLASH_SIM_UNITS() entries, zeroed here). Clock, counters and faults
- * start at zero. Returns 0, or FC_EINVAL for a bad geometry, a zero timing
- * unit or a NULL argument.
+ * start at zero. mem and units are the simulator's until it is no longer
+ * used.
+ *
+ * returns:
+ *	0, sim->dev is ready
+ *	FC_EINVAL, a bad geometry, a zero timing unit or a NULL argument
  */
 int fc_flash_sim_init(struct fc_flash_sim *sim, const struct fc_flash_sim_config *cfg, void *mem,
 		      struct fc_flash_sim_unit *units);
 
-/* fc_flash_sim_reset_stats - zero the counters; max_wear is recomputed from the units. */
+/*
+ * fc_flash_sim_reset_stats - zero the counters; max_wear is recomputed from
+ * the units.
+ *
+ * returns: nothing.
+ */
 void fc_flash_sim_reset_stats(struct fc_flash_sim *sim);
 
 /*
  * fc_flash_sim_set_bad - set the FC_FLASH_SIM_BAD_* behaviours of the erase
- * unit with index unit (0 makes it good). Returns 0, or FC_ERANGE.
+ * unit with index unit (0 makes it good).
+ *
+ * returns:
+ *	0, set
+ *	FC_ERANGE, no such unit
  */
 int fc_flash_sim_set_bad(struct fc_flash_sim *sim, uint32_t unit, uint32_t bad);
 
@@ -174,8 +196,11 @@ int fc_flash_sim_set_bad(struct fc_flash_sim *sim, uint32_t unit, uint32_t bad);
  * fc_flash_sim_cut_after - arm a power cut: the n-th program or erase
  * operation from now (n >= 1) is interrupted as mode says and fails with
  * FC_EPOWER, and so does every later operation until fc_flash_sim_power_on().
- * seed drives the seeded modes. n == 0 disarms (and ends a plan). Returns 0,
- * or FC_EINVAL for an unknown mode.
+ * seed drives the seeded modes. n == 0 disarms (and ends a plan).
+ *
+ * returns:
+ *	0, armed (or disarmed)
+ *	FC_EINVAL, an unknown mode
  */
 int fc_flash_sim_cut_after(struct fc_flash_sim *sim, uint32_t n, enum fc_flash_sim_cut_mode mode,
 			   uint32_t seed);
@@ -184,18 +209,27 @@ int fc_flash_sim_cut_after(struct fc_flash_sim *sim, uint32_t n, enum fc_flash_s
  * fc_flash_sim_cut_plan - several cuts in one run: cuts[0] is armed now as
  * by fc_flash_sim_cut_after(), and each fc_flash_sim_power_on() arms the
  * next, counted from that power-on, until the n entries are used. cuts is
- * the caller's and is read while the plan runs. Returns 0, or FC_EINVAL for
- * an unknown mode, NULL cuts with n > 0, or a zero entry.
+ * the caller's and is read while the plan runs.
+ *
+ * returns:
+ *	0, the first cut is armed
+ *	FC_EINVAL, an unknown mode, NULL cuts with n > 0, or a zero entry
  */
 int fc_flash_sim_cut_plan(struct fc_flash_sim *sim, const uint32_t *cuts, uint32_t n,
 			  enum fc_flash_sim_cut_mode mode, uint32_t seed);
 
-/* fc_flash_sim_cut_mode_name - "atomic", "torn", ...; NULL for an unknown mode. */
+/*
+ * fc_flash_sim_cut_mode_name - the name of a cut mode ("atomic", "torn"...).
+ *
+ * returns: a static string, or NULL for an unknown mode.
+ */
 const char *fc_flash_sim_cut_mode_name(enum fc_flash_sim_cut_mode mode);
 
 /*
  * fc_flash_sim_power_on - power the device on again; the interrupted
  * operation is gone (metastable bits stay). Arms the plan's next cut.
+ *
+ * returns: nothing.
  */
 void fc_flash_sim_power_on(struct fc_flash_sim *sim);
 
@@ -234,34 +268,54 @@ struct fc_flash_sim_sched {
 /*
  * fc_flash_sim_sched_init - a schedule; depth is used by EXHAUSTIVE (1..
  * FC_FLASH_SIM_SCHED_DEPTH_MAX), list/list_len by LIST (as many cuts at
- * most, each >= 1; the list is copied). Returns 0, or FC_EINVAL.
+ * most, each >= 1; the list is copied).
+ *
+ * returns:
+ *	0, ready for fc_flash_sim_sched_next()
+ *	FC_EINVAL, NULL it, an unknown kind, a depth outside 1..
+ *		FC_FLASH_SIM_SCHED_DEPTH_MAX (EXHAUSTIVE), or a bad list (LIST)
  */
 int fc_flash_sim_sched_init(struct fc_flash_sim_sched *it, enum fc_flash_sim_schedule kind,
 			    uint32_t depth, const uint32_t *list, uint32_t list_len);
 
 /*
  * fc_flash_sim_sched_next - move to the next run; last_ops is what the
- * previous run's last segment did (ignored on the first call). Returns 1
- * with it->cuts / it->n set (n == 0: the uncut run), 0 when the schedule is
- * over.
+ * previous run's last segment did (ignored on the first call).
+ *
+ * returns:
+ *	1, it->cuts / it->n are the next run (n == 0: the uncut run)
+ *	0, the schedule is over
  */
 int fc_flash_sim_sched_next(struct fc_flash_sim_sched *it, uint32_t last_ops);
 
-/* fc_flash_sim_advance - let ns of simulated time pass (the caller's own work). */
+/*
+ * fc_flash_sim_advance - let ns of simulated time pass (the caller's own work).
+ *
+ * returns: nothing.
+ */
 void fc_flash_sim_advance(struct fc_flash_sim *sim, uint64_t ns);
 
-/* fc_flash_sim_elapsed - simulated time at which every issued operation is done. */
+/*
+ * fc_flash_sim_elapsed - simulated time at which every issued operation is
+ * done.
+ *
+ * returns: that time in ns.
+ */
 uint64_t fc_flash_sim_elapsed(const struct fc_flash_sim *sim);
 
 /*
  * fc_flash_sim_clock - make clk the simulator's clock: now() reads it,
- * sleep() advances it.
+ * sleep() advances it. clk is valid while sim is.
+ *
+ * returns: nothing.
  */
 void fc_flash_sim_clock(struct fc_flash_sim *sim, struct fc_clock *clk);
 
 /*
  * fc_flash_sim_ready - poll condition (fc_poll_ready_fn) over a struct
- * fc_flash_sim: 1 once the clock reached busy_until (reported as the ready
+ * fc_flash_sim.
+ *
+ * returns: 1 once the clock reached busy_until (reported as the ready
  * time), else 0.
  */
 int fc_flash_sim_ready(void *sim, uint64_t *ready_at_ns);
@@ -270,7 +324,10 @@ int fc_flash_sim_ready(void *sim, uint64_t *ready_at_ns);
  * fc_flash_sim_wait - wait for the running program or erase with policy
  * cfg over the simulated clock; res (may be NULL) gets polls and overshoot.
  * A device that is not busy returns at once with no poll.
- * Returns 0, or fc_poll_wait()'s errors (FC_EINVAL, FC_ETIMEDOUT).
+ *
+ * returns:
+ *	0, the device is ready
+ *	FC_EINVAL or FC_ETIMEDOUT, as fc_poll_wait()
  */
 int fc_flash_sim_wait(struct fc_flash_sim *sim, const struct fc_poll_config *cfg,
 		      struct fc_poll_result *res);

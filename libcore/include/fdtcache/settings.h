@@ -89,16 +89,26 @@ typedef int (*fc_settings_load_cb)(void *ctx, const struct fc_settings_entry *e)
 
 /*
  * fc_settings_name_len - validate a settings name: 1..FC_SETTINGS_NAME_MAX
- * bytes before the NUL, no '='. Returns its length, or FC_ENAME.
+ * bytes before the NUL, no '='.
+ *
+ * returns:
+ *	its length (1..FC_SETTINGS_NAME_MAX)
+ *	FC_ENAME, name NULL, empty, too long or with '='
  */
 int fc_settings_name_len(const char *name);
 
 /*
  * fc_settings_init - attach to a mounted nvs and read last_name_id (a
  * missing, short or out-of-range counter reads as 0x8000: no names).
- * Nothing is written. Returns 0; FC_EINVAL for a bad configuration (NULL fs,
- * unknown mode, cache_len > 0 with NULL cache, a ring of odd length);
- * FC_ENOTMOUNTED; or a read error.
+ * Nothing is written. *cfg is copied; cfg->fs and cfg->cache are used until
+ * s is no longer used.
+ *
+ * returns:
+ *	0, attached
+ *	FC_EINVAL, a bad configuration (NULL s, cfg or fs, unknown mode,
+ *		cache_len > 0 with NULL cache, a ring of odd length)
+ *	FC_ENOTMOUNTED, cfg->fs is not mounted
+ *	an nvs read error
  */
 int fc_settings_init(struct fc_settings *s, const struct fc_settings_config *cfg);
 
@@ -113,9 +123,12 @@ int fc_settings_init(struct fc_settings *s, const struct fc_settings_config *cfg
  * fc_settings_get). Builds the name cache. A repair that does not fit (the
  * partition is full) does not stop the load: every setting is still
  * reported, the half pair stays (and the counter above it), and
- * s->repair_err says FC_ENOSPC. Returns 0 once every setting is reported;
- * the callback's non-zero value (the load stops, the cache stays unbuilt);
- * or an nvs error (reads, or a repair write the medium refused).
+ * s->repair_err says FC_ENOSPC.
+ *
+ * returns:
+ *	0, every setting reported
+ *	the callback's non-zero value: the load stops, the cache stays unbuilt
+ *	an nvs error (reads, or a repair write the medium refused)
  */
 int fc_settings_load(struct fc_settings *s, uint8_t *buf, size_t buf_size,
 		     fc_settings_load_cb cb, void *ctx);
@@ -124,32 +137,50 @@ int fc_settings_load(struct fc_settings *s, uint8_t *buf, size_t buf_size,
  * fc_settings_load_subtree - as fc_settings_load, reporting only names equal
  * to subtree or below it ("a/b" matches "a/b" and "a/b/c", not "a/bc").
  * Values of other names are not read (only their presence is checked).
- * subtree NULL or "" reports everything. Returns as fc_settings_load, or
- * FC_ENAME for an invalid subtree.
+ * subtree NULL or "" reports everything.
+ *
+ * returns:
+ *	as fc_settings_load
+ *	FC_ENAME, an invalid subtree
  */
 int fc_settings_load_subtree(struct fc_settings *s, const char *subtree, uint8_t *buf,
 			     size_t buf_size, fc_settings_load_cb cb, void *ctx);
 
 /*
  * fc_settings_get - read name's value into buf (up to len bytes).
- * Returns the stored length (may exceed len); FC_ENAME; FC_ENOENT; or an
- * nvs error.
+ *
+ * returns:
+ *	the stored length (may exceed len: only len bytes are copied)
+ *	FC_ENAME, an invalid name
+ *	FC_ENOENT, name is not stored
+ *	an nvs error
  */
 int fc_settings_get(struct fc_settings *s, const char *name, void *buf, size_t len);
 
 /*
  * fc_settings_save - store len bytes under name; len 0 deletes, as in
  * Zephyr. A new name takes the lowest free id known (ours, or Zephyr's
- * scan), else last_name_id + 1. Returns 0; FC_ENAME; FC_ENOSPC when no name
- * id is left (the last usable one is 0xbffe: nvs reserves 0xffff, the value
- * id of 0xbfff) or the nvs is full; FC_ETOOBIG; or an nvs error.
+ * scan), else last_name_id + 1.
+ *
+ * returns:
+ *	0, stored (or deleted)
+ *	FC_ENAME, an invalid name
+ *	FC_ENOSPC, no name id is left (the last usable one is 0xbffe: nvs
+ *		reserves 0xffff, the value id of 0xbfff) or the nvs is full
+ *	FC_ETOOBIG, the value does not fit in an nvs sector
+ *	an nvs error (as fc_nvs_write, which may leave the nvs unmounted)
  */
 int fc_settings_save(struct fc_settings *s, const char *name, const void *value, size_t len);
 
 /*
  * fc_settings_delete - remove name and its value (name first); when name
  * had last_name_id, the counter is decremented and written. A missing name
- * is not an error. Returns 0; FC_ENAME; or an nvs error.
+ * is not an error.
+ *
+ * returns:
+ *	0, removed, or name was not stored
+ *	FC_ENAME, an invalid name
+ *	an nvs error (as fc_nvs_write, which may leave the nvs unmounted)
  */
 int fc_settings_delete(struct fc_settings *s, const char *name);
 
@@ -191,8 +222,12 @@ struct fc_settings_scan_ops {
  * load would, including pairs above the counter (after their problem).
  * Cost: two fc_nvs_read per id, 32,766 in all; absent ids read no flash
  * when the nvs index holds every id (FC_NVS_LOOKUP_INDEX, enough slots).
- * Returns 0, a callback's non-zero value, or FC_ENOTMOUNTED. Read errors
- * are reported, not returned.
+ * Read errors are reported through ops->problem, not returned.
+ *
+ * returns:
+ *	0, every id visited
+ *	a callback's non-zero value, which stopped the scan
+ *	FC_ENOTMOUNTED, fs NULL or not mounted
  */
 int fc_settings_scan(struct fc_nvs *fs, uint8_t *buf, size_t buf_size,
 		     const struct fc_settings_scan_ops *ops, void *ctx);

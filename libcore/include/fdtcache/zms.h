@@ -188,14 +188,18 @@ int fc_zms_active_sector_free_space(struct fc_zms *fs);
 int fc_zms_sector_use_next(struct fc_zms *fs);
 
 /*
- * fc_zms_addr_sector / fc_zms_addr_offset - the parts of an address.
- * Returns: the sector number / the offset within the sector.
+ * fc_zms_addr_sector - the sector part of an address.
+ * Returns: the sector number.
  */
 static inline uint32_t fc_zms_addr_sector(const struct fc_zms *fs, uint32_t addr)
 {
 	return addr >> fs->addr_shift;
 }
 
+/*
+ * fc_zms_addr_offset - the offset part of an address.
+ * Returns: the offset within the sector.
+ */
 static inline uint32_t fc_zms_addr_offset(const struct fc_zms *fs, uint32_t addr)
 {
 	return addr & ((1u << fs->addr_shift) - 1u);
