@@ -102,6 +102,19 @@ static bool close_valid(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t ev
 	return slot_valid(sec + ss - as, as, ev, ate) && fc_nvs_ate_close_valid(ate, ss, as);
 }
 
+enum nvs_sector_look nvs_sector_look(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t ev)
+{
+	struct fc_nvs_ate ate;
+	const uint8_t *first = sec + ss - 2 * as;
+
+	if (close_valid(sec, ss, as, ev, &ate))
+		return NVS_LOOK_CLOSED;
+	/* a sector's first ATE points at offset 0 (its close slot may be torn) */
+	if (slot_valid(first, as, ev, &ate) && ate.offset == 0)
+		return NVS_LOOK_OPEN;
+	return nvs_erased(sec, ss, ev) ? NVS_LOOK_ERASED : NVS_LOOK_OTHER;
+}
+
 /* Spacing of consecutive records, the evidence for the write block. */
 struct wb_votes {
 	uint32_t gapped;               /* next record starts after a gap */

@@ -84,6 +84,15 @@ typedef int (*nvs_slot_fn)(void *ctx, uint32_t sector, uint32_t slot,
 void nvs_stack_foreach(const uint8_t *part, const struct nvs_geometry *g, nvs_slot_fn fn,
 		       void *ctx);
 
+/*
+ * nvs_sector_look - what the ss bytes at sec look like under ATE slots of as
+ * bytes: a closed NVS sector (a valid close ATE in the last slot), an open
+ * one (no valid close ATE, but a valid first ATE pointing at offset 0),
+ * erased, or other data.
+ */
+enum nvs_sector_look { NVS_LOOK_OTHER, NVS_LOOK_ERASED, NVS_LOOK_OPEN, NVS_LOOK_CLOSED };
+enum nvs_sector_look nvs_sector_look(const uint8_t *sec, uint32_t ss, uint32_t as, uint8_t ev);
+
 /* "given", "certain", "likely", "weak". */
 const char *nvs_confidence_name(enum nvs_confidence c);
 

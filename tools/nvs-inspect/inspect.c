@@ -52,6 +52,10 @@ void inspect_free(struct inspect *in)
 	g_free(in->index);
 	g_free(in->touched);
 	g_free(in->padded);
+	g_free(in->copy_mem);
+	g_free(in->covered);
+	tool_image_free(&in->image);
+	dt_partition_free(&in->dt);
 	tool_input_free(&in->input);
 	g_free(in->opt.sector_size_s);
 	g_free(in->opt.sectors_s);
@@ -61,6 +65,10 @@ void inspect_free(struct inspect *in)
 	g_free(in->opt.data_crc);
 	g_free(in->opt.format);
 	g_free(in->opt.history);
+	g_free(in->opt.input_format);
+	g_free(in->opt.dts);
+	g_free(in->opt.dtb);
+	g_free(in->opt.partition);
 }
 
 int inspect_run(struct inspect *in)
@@ -68,6 +76,16 @@ int inspect_run(struct inspect *in)
 	const struct options *o = &in->opt;
 	bool json = o->format && !strcmp(o->format, "json");
 
+	if (in->opt.dts || in->opt.dtb) {
+		GError *err = NULL;
+
+		if (!dt_partition_find(in->opt.dts, in->opt.dtb, in->opt.partition, &in->dt, &err)) {
+			g_printerr("nvs-inspect: %s\n", err->message);
+			g_error_free(err);
+			return 1;
+		}
+		in->have_dt = true;
+	}
 	if (inspect_load(in) < 0)
 		return 1;
 	in->keep_ates = o->ates || o->history_id >= 0;

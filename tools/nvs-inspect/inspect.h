@@ -21,8 +21,11 @@
 #include "fdtcache/flash.h"
 #include "fdtcache/nvs.h"
 
+#include "common/flashimg.h"
 #include "common/input.h"
 #include "geometry.h"
+#include "partition.h"
+#include "scan.h"
 
 #define MAX_IDS 0x10000u
 #define HEX_PREVIEW 8       /* value bytes per --ates row: rows fit 80 columns */
@@ -69,6 +72,7 @@ struct options {
 	guint32 sector_size, sectors, write_block, offset;
 	gchar *sector_size_s, *sectors_s, *write_block_s, *offset_s;
 	gchar *erase_value, *data_crc, *format, *history;
+	gchar *input_format, *dts, *dtb, *partition;
 	gboolean summary, live, ates, settings, check, salvage, wide;
 	int history_id;       /* -1: no --history */
 };
@@ -77,14 +81,23 @@ struct inspect {
 	struct options opt;
 	const char *path;     /* as given */
 	struct tool_input input; /* the dump, never written; input.name for messages */
-	const uint8_t *file;
+	struct tool_image image;  /* its flash contents (raw: the input's bytes) */
+	const uint8_t *file;      /* image.bytes */
 	gsize file_len;
+	gsize window_end;         /* end of the partition's bytes in file (file_len: none) */
+	uint64_t image_base;      /* flash address of file[0] */
+	uint8_t *covered;         /* file, when the partition reached past the records */
+	bool have_dt;
+	struct dt_partition dt;   /* --dts / --dtb */
+	bool scanned;
+	struct nvs_region region; /* --partition auto */
 	struct nvs_geometry_report geo;
 
 	/* the partition */
 	const uint8_t *part;  /* bytes as found (read-only device) */
 	size_t part_len;
 	uint8_t *padded;      /* part and copy of a short dump, padded with erased bytes */
+	uint8_t *copy_mem;    /* the mount's copy of a decoded (HEX, S-record, ELF) image */
 	struct fc_rom_flash rom;
 	struct fc_flash_geometry fgeo;
 	struct fc_cache_slot *scratch;

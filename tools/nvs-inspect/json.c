@@ -263,7 +263,21 @@ void print_json(struct inspect *in)
 	json_builder_begin_object(b);
 	json_int(b, "schema", 1);
 	tool_json_str(b, "file", in->path);
-	json_int(b, "file_size", (gint64)in->file_len);
+	json_int(b, "file_size", (gint64)in->input.len);
+	tool_json_str(b, "input_format", tool_image_format_name(in->image.format));
+	json_int(b, "image_base", (gint64)in->image_base);
+	json_int(b, "image_size", (gint64)in->file_len);
+	if (in->have_dt) {
+		json_builder_set_member_name(b, "partition");
+		json_builder_begin_object(b);
+		tool_json_str(b, "label", in->dt.label);
+		tool_json_str(b, "path", in->dt.path);
+		json_int(b, "address", (gint64)(in->dt.flash_base + in->dt.offset));
+		json_int(b, "size", (gint64)in->dt.size);
+		json_int(b, "erase_block", in->dt.erase_block);
+		json_int(b, "write_block", in->dt.write_block);
+		json_builder_end_object(b);
+	}
 	json_geometry(b, in);
 	if (in->opt.summary)
 		json_summary(b, in);

@@ -35,7 +35,7 @@ static void compare_with_detection(struct inspect *in, const struct nvs_geometry
 	const struct nvs_geometry *g = &in->geo.geo;
 
 	free_hint.sector_size = free_hint.sector_count = free_hint.write_block = 0;
-	if (nvs_geometry_detect(in->file, in->file_len, &free_hint, &r, NULL, 0) < 0 ||
+	if (nvs_geometry_detect(in->file, in->window_end, &free_hint, &r, NULL, 0) < 0 ||
 	    r.sector_conf != NVS_CONF_CERTAIN)
 		return;
 	if (r.geo.sector_size != g->sector_size || r.geo.ate_size != g->ate_size ||
@@ -56,8 +56,15 @@ static int load_geometry(struct inspect *in)
 	hint.sector_size = in->opt.sector_size;
 	hint.sector_count = in->opt.sectors;
 	hint.write_block = in->opt.write_block;
+	if (in->scanned)
+		hint.offset = (uint32_t)in->region.offset;
+	if (in->have_dt) {
+		hint.offset = (uint32_t)in->dt.offset_in_image;
+		if (!hint.write_block && in->dt.write_block && in->dt.write_block <= 32)
+			hint.write_block = in->dt.write_block;
+	}
 	parse_erase_value(in->opt.erase_value, &hint.erase_value);
-	if (nvs_geometry_detect(in->file, in->file_len, &hint, &in->geo, why, sizeof(why)) < 0) {
+	if (nvs_geometry_detect(in->file, in->window_end, &hint, &in->geo, why, sizeof(why)) < 0) {
 		g_printerr("nvs-inspect: %s: cannot tell the geometry: %s\n", in->input.name, why);
 		return -1;
 	}
@@ -74,7 +81,10 @@ static int build_partition(struct inspect *in)
 	GError *err = NULL;
 
 	in->part_len = (size_t)g->sector_count * g->sector_size;
-	if (have >= in->part_len) {
+	if (have >= in->part_len && in->image.format != TOOL_IMAGE_RAW) {
+		in->part = in->file + g->offset;
+		in->copy = in->copy_mem = g_memdup2(in->part, in->part_len);
+	} else if (have >= in->part_len) {
 		in->part = in->file + g->offset;
 		/* the mount's copy: a private copy-on-write mapping of a file */
 		in->copy = tool_input_private_copy(&in->input, &err);
@@ -137,6 +147,165 @@ void populate(const void *p, size_t len)
 #endif
 }
 
+/*
+ * Records of a decoded image may start and end anywhere (erased blocks are
+ * often left out): erased bytes before and after it to 64 KiB boundaries
+ * of the flash address, so every sector the flash can have is whole.
+ */
+static void align_image(struct inspect *in, uint8_t ev)
+{
+	const uint64_t unit = 64u * 1024u;
+	uint64_t lo = in->image_base & ~(unit - 1);
+	uint64_t hi = (in->image_base + in->file_len + unit - 1) & ~(unit - 1);
+	uint8_t *mem;
+
+	if (lo == in->image_base && hi == in->image_base + in->file_len)
+		return;
+	mem = g_malloc((gsize)(hi - lo));
+	memset(mem, ev, (gsize)(hi - lo));
+	memcpy(mem + (in->image_base - lo), in->file, in->file_len);
+	in->covered = mem;
+	in->file = mem;
+	in->file_len = (gsize)(hi - lo);
+	in->image_base = lo;
+	in->window_end = in->file_len;
+}
+
+/* The flash contents of the input: raw, or decoded from HEX, S-records or ELF. */
+static bool decode_image(struct inspect *in)
+{
+	int f = in->opt.input_format ? tool_image_format_parse(in->opt.input_format) : 0;
+	int ev = -1;
+	GError *err = NULL;
+
+	parse_erase_value(in->opt.erase_value, &ev);
+	if (!tool_image_decode(&in->input, (enum tool_image_format)f, ev < 0 ? 0xff : (uint8_t)ev,
+			       &in->image, &err)) {
+		g_printerr("nvs-inspect: %s\n", err->message);
+		g_error_free(err);
+		return false;
+	}
+	in->file = in->image.bytes;
+	in->file_len = in->window_end = in->image.len;
+	in->image_base = in->image.base;
+	if (in->image.format != TOOL_IMAGE_RAW)
+		align_image(in, ev < 0 ? 0xff : (uint8_t)ev);
+	if (in->image.note)
+		verdict(in, SEV_WARNING, "records-ignored", -1, -1,
+			"records far from the rest of the image are left out: %s", in->image.note);
+	return true;
+}
+
+/*
+ * The partition reaches past the records (an erased head or tail is often
+ * left out of a HEX file): its bytes, those no record gave erased.
+ */
+static void cover_partition(struct inspect *in, uint64_t abs)
+{
+	struct dt_partition *p = &in->dt;
+	uint64_t lo = MAX(abs, in->image_base), hi = MIN(abs + p->size, in->image_base + in->file_len);
+	int ev = -1;
+	uint8_t *mem = g_malloc((gsize)p->size);
+
+	parse_erase_value(in->opt.erase_value, &ev);
+	memset(mem, ev < 0 ? 0xff : ev, (gsize)p->size);
+	memcpy(mem + (lo - abs), in->file + (lo - in->image_base), (gsize)(hi - lo));
+	g_free(in->covered);
+	in->covered = mem;
+	in->file = mem;
+	in->file_len = (gsize)p->size;
+	in->image_base = abs;
+	p->offset_in_image = 0;
+}
+
+/*
+ * The devicetree's partition in the image: a decoded image has absolute
+ * addresses; a raw dump of the partition's size is the partition, any other
+ * raw dump starts at the flash's base.
+ */
+static bool place_partition(struct inspect *in)
+{
+	struct dt_partition *p = &in->dt;
+	uint64_t abs = p->flash_base + p->offset, end = in->image_base + in->file_len;
+	bool raw = in->image.format == TOOL_IMAGE_RAW;
+	uint64_t off = raw ? (in->file_len == p->size ? 0 : p->offset) : abs - in->image_base;
+
+	if (raw ? off >= in->file_len : abs >= end || abs + p->size <= in->image_base) {
+		g_printerr("nvs-inspect: %s: the partition %s at 0x%" G_GINT64_MODIFIER "x "
+			   "(%" G_GUINT64_FORMAT " bytes) is outside the image, 0x%" G_GINT64_MODIFIER
+			   "x..0x%" G_GINT64_MODIFIER "x\n",
+			   in->input.name, p->path, abs, p->size, in->image_base, end);
+		return false;
+	}
+	if (!raw && (abs < in->image_base || abs + p->size > end))
+		cover_partition(in, abs);
+	else
+		p->offset_in_image = off;
+	in->window_end = (gsize)MIN(p->offset_in_image + p->size, (uint64_t)in->file_len);
+	if (raw && off + p->size > in->file_len)
+		verdict(in, SEV_WARNING, "partition-cut", -1, (long)in->file_len,
+			"the image ends %" G_GUINT64_FORMAT " bytes into the %" G_GUINT64_FORMAT
+			"-byte partition %s: the rest reads as erased",
+			in->file_len - off, p->size, p->path);
+	return true;
+}
+
+/* The image, with erased bytes after it up to end (the scan's guessed last sector). */
+static void extend_erased(struct inspect *in, size_t end, uint8_t ev)
+{
+	uint8_t *mem = g_malloc(end);
+
+	memcpy(mem, in->file, in->file_len);
+	memset(mem + in->file_len, ev, end - in->file_len);
+	g_free(in->covered);
+	in->covered = mem;
+	in->file = mem;
+	in->file_len = end;
+}
+
+static void region_text(GString *s, const struct nvs_region *r)
+{
+	g_string_append_printf(s, "0x%zx..0x%zx (%zu sectors of %u bytes: %u closed, %u open, "
+			       "%u erased at the end)",
+			       r->offset, r->offset + r->size, r->size / r->sector_size,
+			       r->sector_size, r->closed, r->open, r->erased_after);
+}
+
+/* --partition auto: the one region of the image that reads as NVS. */
+static bool scan_partition(struct inspect *in)
+{
+	struct nvs_region r[SCAN_MAX_REGIONS];
+	int ev = -1, n, i;
+	GString *s;
+
+	parse_erase_value(in->opt.erase_value, &ev);
+	n = nvs_scan(in->file, in->file_len, ev < 0 ? 0xff : (uint8_t)ev, r, SCAN_MAX_REGIONS);
+	if (n == 0 && ev < 0)
+		n = nvs_scan(in->file, in->file_len, 0x00, r, SCAN_MAX_REGIONS);
+	if (n == 1) {
+		in->region = r[0];
+		in->scanned = true;
+		if (r[0].offset + r[0].size > in->file_len)
+			extend_erased(in, r[0].offset + r[0].size, ev < 0 ? 0xff : (uint8_t)ev);
+		in->window_end = r[0].offset + r[0].size;
+		return true;
+	}
+	if (n == 0) {
+		g_printerr("nvs-inspect: %s: no region of the image reads as NVS (sectors of 1024 "
+			   "to 65536 bytes that look closed or open)\n", in->input.name);
+		return false;
+	}
+	s = g_string_new(NULL);
+	for (i = 0; i < n; i++) {
+		g_string_append(s, i ? ", " : "");
+		region_text(s, &r[i]);
+	}
+	g_printerr("nvs-inspect: %s: %d regions read as NVS, the scan does not choose: %s; give "
+		   "--dts, or --offset and --sectors\n", in->input.name, n, s->str);
+	g_string_free(s, TRUE);
+	return false;
+}
+
 /* The dump loaded, its geometry told and the partition's device made. */
 int inspect_load(struct inspect *in)
 {
@@ -148,13 +317,15 @@ int inspect_load(struct inspect *in)
 		g_error_free(err);
 		return -1;
 	}
-	in->file = in->input.data;
-	in->file_len = in->input.len;
-	if (in->file_len == 0) {
+	if (in->input.len == 0) {
 		g_printerr("nvs-inspect: %s: the file is empty\n", in->input.name);
 		return -1;
 	}
-	populate(in->file, in->file_len);
+	populate(in->input.data, in->input.len);
+	if (!decode_image(in) || (in->have_dt && !place_partition(in)))
+		return -1;
+	if (in->opt.partition && !strcmp(in->opt.partition, "auto") && !scan_partition(in))
+		return -1;
 	if (load_geometry(in) < 0 || build_partition(in) < 0)
 		return -1;
 	return 0;

@@ -67,6 +67,10 @@ static int parse_options(struct inspect *in, int *argc, char ***argv)
 		{ "sectors", 0, 0, G_OPTION_ARG_STRING, &o->sectors_s, "Number of sectors (default: detect)", "N" },
 		{ "write-block", 0, 0, G_OPTION_ARG_STRING, &o->write_block_s, "Write block size in bytes (default: detect)", "BYTES" },
 		{ "offset", 0, 0, G_OPTION_ARG_STRING, &o->offset_s, "Partition start in the image (default 0)", "BYTES" },
+		{ "input-format", 'I', 0, G_OPTION_ARG_STRING, &o->input_format, "Input format: auto (default: told from the content), raw, ihex, srec, elf", "FMT" },
+		{ "dts", 0, 0, G_OPTION_ARG_FILENAME, &o->dts, "The board's devicetree source (zephyr.dts; compiled with dtc): the partition's place", "FILE" },
+		{ "dtb", 0, 0, G_OPTION_ARG_FILENAME, &o->dtb, "The board's devicetree blob: the partition's place", "FILE" },
+		{ "partition", 'p', 0, G_OPTION_ARG_STRING, &o->partition, "Partition label in the devicetree (default storage_partition, then label \"storage\"), or auto: scan the image", "LABEL" },
 		{ "erase-value", 0, 0, G_OPTION_ARG_STRING, &o->erase_value, "Erased byte value (default: detected, 0xff or 0x00)", "BYTE" },
 		{ "summary", 0, 0, G_OPTION_ARG_NONE, &o->summary, "Geometry, sector map, write position, free space, what a mount does", NULL },
 		{ "live", 0, 0, G_OPTION_ARG_NONE, &o->live, "Entries a mount reads back: id=0x%04x len=N data=HEX", NULL },
@@ -98,6 +102,16 @@ static int parse_options(struct inspect *in, int *argc, char ***argv)
 		rc = usage_error(ctx, "expected exactly one IMAGE");
 	} else if (o->format && strcmp(o->format, "table") && strcmp(o->format, "json")) {
 		rc = usage_error(ctx, "--format must be table or json");
+	} else if (o->input_format && tool_image_format_parse(o->input_format) < 0) {
+		rc = usage_error(ctx, "--input-format must be auto, raw, ihex, srec or elf");
+	} else if (o->dts && o->dtb) {
+		rc = usage_error(ctx, "give --dts or --dtb, not both");
+	} else if (o->partition && !strcmp(o->partition, "auto") && (o->dts || o->dtb || o->offset_s)) {
+		rc = usage_error(ctx, "--partition auto scans the image: give no --dts, --dtb or --offset");
+	} else if (o->partition && strcmp(o->partition, "auto") && !o->dts && !o->dtb) {
+		rc = usage_error(ctx, "--partition LABEL needs --dts or --dtb (or give --partition auto)");
+	} else if ((o->dts || o->dtb) && o->offset_s) {
+		rc = usage_error(ctx, "--offset and a devicetree both place the partition: give one");
 	} else if (o->data_crc && strcmp(o->data_crc, "auto") && strcmp(o->data_crc, "on") &&
 		   strcmp(o->data_crc, "off")) {
 		rc = usage_error(ctx, "--data-crc must be auto, on or off");

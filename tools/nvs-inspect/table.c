@@ -63,7 +63,23 @@ static void table_geometry(const struct inspect *in)
 	const struct nvs_geometry_report *r = &in->geo;
 	GString *wb = g_string_new(NULL);
 
-	printf("image: %s (%" G_GSIZE_FORMAT " bytes)\n", in->input.name, in->file_len);
+	if (in->image.format == TOOL_IMAGE_RAW)
+		printf("image: %s (%" G_GSIZE_FORMAT " bytes)\n", in->input.name, in->file_len);
+	else
+		para(in, 0, "image: %s (%s, %u records, %" G_GSIZE_FORMAT " bytes at 0x%08"
+		     G_GINT64_MODIFIER "x)", in->input.name, tool_image_format_title(in->image.format),
+		     in->image.records, in->file_len, in->image_base);
+	if (in->scanned)
+		para(in, 0, "partition: found by the scan at 0x%zx, %zu bytes (%u sectors that look "
+		     "closed, %u open, %u erased at the end%s)", in->region.offset, in->region.size,
+		     in->region.closed, in->region.open, in->region.erased_after,
+		     in->region.size_guessed ? "; only erased bytes follow, so the size is a guess "
+					       "and free space with it" : ", up to other data");
+	if (in->have_dt)
+		para(in, 0, "partition: %s (%s) at 0x%08" G_GINT64_MODIFIER "x, %" G_GUINT64_FORMAT
+		     " bytes, from the devicetree; erase block %u, write block %u", in->dt.label,
+		     in->dt.path, in->dt.flash_base + in->dt.offset, in->dt.size, in->dt.erase_block,
+		     in->dt.write_block);
 	/* one line, whatever its length: scripts read it */
 	printf("geometry: offset %u, %u sectors of %u bytes, write block %u, erase value 0x%02x\n",
 	       r->geo.offset, r->geo.sector_count, r->geo.sector_size, r->geo.write_block,

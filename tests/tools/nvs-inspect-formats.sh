@@ -1,0 +1,79 @@
+#!/bin/sh
+# nvs-inspect on whole-flash dumps: every Zephyr vector wrapped into a flash
+# image (64 KiB before it, 64 KiB after; random padding at flash base 0,
+# erased padding at 0x08000000 with erased records left out of the HEX
+# file) as raw, Intel HEX, S-record and ELF, with a DTS that places the
+# partition (--dts for raw, the compiled --dtb for the others): each reads
+# back exactly the vector's expect file (the live entries and the "after
+# mount" line), and the summary names the format. Then the same with
+# --partition auto (the scan), the "after mount" line only where other data
+# follows the partition (erased padding leaves its size a guess); two
+# partitions in one dump; files given by mistake; a bad HEX record.
+set -u
+. "${top_srcdir:-.}/tests/tools/nvs-inspect-common.sh"
+wrap=$top_srcdir/tests/tools/flashdump.py
+n=0
+
+for bin in "$vec"/*.bin; do
+	name=$(basename "$bin" .bin)
+	expect=$vec/$name.expect.txt
+	grep '^id=' "$expect" | LC_ALL=C sort > "$tmp/want"
+	want_mount=$(sed -n 's/^# after mount: //p' "$expect")
+	ss=$(sed -n 's/^# geometry: sector_size=\([0-9]*\) .*/\1/p' "$expect")
+	wb=$(sed -n 's/^# geometry: .* write_block_size=\([0-9]*\) .*/\1/p' "$expect")
+	for variant in "0x0 random" "0x08000000 erased"; do
+		set -- $variant
+		base=$1 pad=$2
+		python3 "$wrap" "$bin" "$tmp" --base "$base" --pad "$pad" --sector-size "$ss" \
+			--write-block "$wb" --seed 7 || { bad "$name: flashdump.py failed"; continue; }
+		dtc -@ -q -O dtb -o "$tmp/board.dtb" "$tmp/board.dts" || bad "$name: dtc failed"
+		for f in bin hex srec elf; do
+			n=$((n + 1))
+			dt="--dtb $tmp/board.dtb"
+			[ $f = bin ] && dt="--dts $tmp/board.dts"
+			# shellcheck disable=SC2086
+			timeout 60 "$tool" $dt --summary --live "$tmp/flash.$f" \
+				> "$tmp/out" 2> "$tmp/err" || { bad "$name $f $variant: exit $?: $(head -c 300 "$tmp/err")"; continue; }
+			grep '^id=' "$tmp/out" | cmp -s "$tmp/want" - ||
+				bad "$name $f $variant: --live differs from the expect file"
+			got_mount=$(sed -n 's/^after mount: //p' "$tmp/out")
+			[ "$want_mount" = "$got_mount" ] ||
+				bad "$name $f $variant: after mount '$got_mount', expected '$want_mount'"
+			# the same without the devicetree: the scan finds the partition (its
+			# size too when other data follows it)
+			timeout 60 "$tool" --partition auto --summary --live "$tmp/flash.$f" \
+				> "$tmp/out" 2> "$tmp/err" || { bad "$name $f $variant auto: exit $?: $(head -c 300 "$tmp/err")"; continue; }
+			grep '^id=' "$tmp/out" | cmp -s "$tmp/want" - ||
+				bad "$name $f $variant: --partition auto: --live differs from the expect file"
+			got_mount=$(sed -n 's/^after mount: //p' "$tmp/out")
+			[ "$pad" = erased ] || [ "$want_mount" = "$got_mount" ] ||
+				bad "$name $f $variant auto: after mount '$got_mount', expected '$want_mount'"
+			case $f in
+			hex) grep -q '^image: .* (Intel HEX, [0-9]* records' "$tmp/out" || bad "$name: HEX not named" ;;
+			srec) grep -q '^image: .* (S-record, ' "$tmp/out" || bad "$name: S-record not named" ;;
+			elf) grep -q '^image: .* (ELF, ' "$tmp/out" || bad "$name: ELF not named" ;;
+			esac
+		done
+	done
+done
+# two partitions in one dump: the scan names both and does not choose
+python3 "$wrap" "$vec/nvs_rpl_2pass.bin" "$tmp" --prefix 0x10000 --suffix 0x10000 --seed 3
+cat "$tmp/flash.bin" "$tmp/flash.bin" > "$tmp/two.bin"
+timeout 60 "$tool" --partition auto "$tmp/two.bin" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q 'two.bin: 2 regions read as NVS, the scan does not choose: 0x10000\.\.0x18000 (8 sectors of 4096 bytes' "$tmp/err" ||
+	bad "two partitions: $(cat "$tmp/err")"
+# a DTS or DTB given as the dump, a gzip file, text: said what they are
+gzip -c "$vec/nvs_rpl_2pass.bin" > "$tmp/dump.bin.gz"
+printf 'hello\n' > "$tmp/notes.txt"
+for f in board.dts:'a devicetree source (DTS)' board.dtb:'a devicetree blob (DTB)' \
+	dump.bin.gz:'a gzip file' notes.txt:'a text file'; do
+	file=${f%%:*} what=${f#*:}
+	timeout 60 "$tool" "$tmp/$file" > /dev/null 2> "$tmp/err"
+	[ $? -eq 1 ] && grep -q "$file: is $what" "$tmp/err" || bad "$file given as the dump: $(cat "$tmp/err")"
+done
+# a bad HEX record names its line
+printf ':020000040000FA\n:10000000FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF01\n' > "$tmp/bad.hex"
+timeout 60 "$tool" "$tmp/bad.hex" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q 'bad.hex:2: Intel HEX checksum mismatch' "$tmp/err" || bad "bad HEX: $(cat "$tmp/err")"
+echo "$n whole-flash dumps read back"
+exit $fail
