@@ -18,8 +18,8 @@ log_as_trace() { # the log's lookups and marks, spelled as the trace spells them
 	sed -n -e 's/^lookup 0x0*\([0-9a-f][0-9a-f]*\) \(.*\)$/0x\1 # \2/p' \
 		-e 's/^mark core_init$/@core_init/p' -e 's/^mark user$/@user/p' "$1"
 }
-trace_body() { # lookups and marks of a trace (a commented-out @user counts)
-	sed -n -e 's/^# @user:.*/@user/' -e '/^[0-9@]/p' "$1"
+trace_body() { # lookups and marks of a trace
+	sed -n '/^[0-9@]/p' "$1"
 }
 
 boards=0
