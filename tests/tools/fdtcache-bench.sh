@@ -155,4 +155,59 @@ if command -v dtc > /dev/null; then
 		check "<&c 0xffffffff>, $model model: the same counters with and without --trace, unresolved counted" $?
 	done
 fi
+
+# --renumber slof: SLOF-like phandles (8-byte aligned) leave the mask cache 1
+# slot in 8 (rk3399-rock960: 199 phandles, 256 slots: 32 used); as numbered
+# by dtc (1..199) every phandle has its own slot.
+kdtb="$src/fixtures/dt/kernel/rk3399-rock960.dtb"
+slots_used() { # policy size csv -> slots_used
+	awk -F, -v p="$1" -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == p && $2 == s { print $c["slots_used"] }' "$3"
+}
+"$tool" --format csv --policy mask --model reference "$kdtb" > "$tmp/plain.csv"
+"$tool" --format csv --policy mask --model reference --renumber slof "$kdtb" > "$tmp/slof.csv"
+"$tool" --format csv --policy mask --model reference --renumber stride "$kdtb" > "$tmp/stride.csv"
+[ "$(slots_used mask 256 "$tmp/plain.csv")" -eq 199 ] && [ "$(slots_used mask 256 "$tmp/slof.csv")" -eq 32 ] &&
+	[ "$(slots_used mask 256 "$tmp/stride.csv")" -eq 4 ]
+check "--renumber: mask slots used 199 (dtc), 32 (slof), 4 (stride 64)" $?
+expect_exit "--renumber bogus" 2 "$tool" --renumber bogus "$dtb"
+
+# --sizes ranges, lru and opt rows, the split adds up, the plot is well-formed SVG.
+"$tool" --format csv --policy hash32x4,lru,opt --sizes 8..32,128 --plot "$tmp/p.svg" "$dtb" > "$tmp/r.csv"
+check "--sizes 8..32,128 --plot exits 0" $?
+[ "$(cut -d, -f1,2 "$tmp/r.csv" | tr '\n' ' ')" = "policy,size hash32x4,8 hash32x4,16 hash32x4,32 hash32x4,128 lru,8 lru,16 lru,32 lru,128 opt,8 opt,16 opt,32 opt,128 " ]
+check "--sizes 8..32,128: one row per size and policy" $?
+awk -F, 'NR > 1 && $5 != $6 + $12 + $13 + $14 + $15 { bad = 1 } END { exit bad }' "$tmp/r.csv"
+check "misses = unresolved + uncached + compulsory + capacity + conflict on every row" $?
+expect_exit "--sizes 64..8" 2 "$tool" --sizes 64..8 "$dtb"
+expect_exit "--sizes 8..100" 2 "$tool" --sizes 8..100 "$dtb"
+if command -v python3 > /dev/null; then
+	python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/p.svg"
+	check "--plot writes well-formed XML" $?
+	bad=$(printf '%s/b\377<&"\033.dtb' "$tmp")
+	cp "$dtb" "$bad"
+	"$tool" --format json --policy index "$bad" > "$tmp/bad.json" &&
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert d["dtb"].endswith("\ufffd<&\"\x1b.dtb")' "$tmp/bad.json"
+	check "a non-UTF-8 DTB name: valid JSON (U+FFFD for the bad byte)" $?
+	"$tool" --policy index --plot "$tmp/bad.svg" "$bad" > "$tmp/bad.txt" &&
+		python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/bad.svg"
+	check "a non-UTF-8 DTB name: the plot is well-formed" $?
+	! grep -q "$(printf '\033')" "$tmp/bad.txt"
+	check "a non-UTF-8 DTB name: escaped in the table" $?
+fi
+"$tool" --format json --policy hash32,opt --sizes 64 "$dtb" | grep -q '"recommendation" : "On this trace'
+check "json: the recommendation" $?
+"$tool" --policy hash32 "$dtb" | grep -q "the kernel's default (hash32, 128 slots, 1 KiB) misses"
+check "table: the recommendation" $?
+"$tool" "$kdtb" | awk 'length > 80 { bad = 1 } END { exit bad }'
+check "the default table fits 80 columns" $?
+# A phandle looked up more than 255 times is still one phandle (sabrelite's
+# real boot: 906 lookups of 96 phandles, each first lookup a compulsory miss).
+sab="$src/fixtures/boots/sabrelite"
+"$tool" --format json --policy lru --sizes 8 --trace "$sab/sabrelite.trace" "$sab/imx6q-sabrelite.dtb" > "$tmp/sab.json"
+grep -q '"distinct" : 96,' "$tmp/sab.json" && grep -q '"compulsory" : 96,' "$tmp/sab.json"
+check "sabrelite: 96 distinct phandles, 96 compulsory misses" $?
+expect_exit "-V" 0 "$tool" -V
+grep -q "^fdtcache-bench " "$tmp/out"
+check "-V prints the version" $?
 exit $fail

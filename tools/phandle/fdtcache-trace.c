@@ -21,7 +21,7 @@ static gchar *import_opt;
 static gchar *model_opt = "boot";
 static gboolean show_version;
 static gint core_init_after;
-static gboolean no_early, no_devlink, with_disabled;
+static gboolean no_early, no_devlink, with_disabled, probe_lists;
 static gint probes = 1, irq_parses = 1;
 
 static const GOptionEntry entries[] = {
@@ -33,6 +33,7 @@ static const GOptionEntry entries[] = {
 	{ "no-devlink", 0, 0, G_OPTION_ARG_NONE, &no_devlink, "boot: no fw_devlink supplier parse", NULL },
 	{ "probes", 0, 0, G_OPTION_ARG_INT, &probes, "boot: probe passes per device (default 1)", "N" },
 	{ "irq-parses", 0, 0, G_OPTION_ARG_INT, &irq_parses, "boot: parses per interrupt and probe (default 1)", "N" },
+	{ "probe-lists", 0, 0, G_OPTION_ARG_NONE, &probe_lists, "boot: a probe fetches every entry of each list (default: the first)", NULL },
 	{ "disabled", 0, 0, G_OPTION_ARG_NONE, &with_disabled, "boot: disabled nodes look up too", NULL },
 	{ "version", 'V', 0, G_OPTION_ARG_NONE, &show_version, "Print the version and exit", NULL },
 	{ NULL },
@@ -147,6 +148,7 @@ static int read_opts(GOptionContext *ctx, struct ph_gen_opts *opts)
 	opts->probes = (guint)probes;
 	opts->irq_parses = (guint)irq_parses;
 	opts->disabled = with_disabled;
+	opts->probe_lists = probe_lists;
 	return 0;
 }
 

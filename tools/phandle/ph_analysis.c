@@ -34,10 +34,12 @@ static guint32 *dense_ids(struct ph_analysis *a, const struct ph_trace *trace,
 		id[i] = v ? v - 1 : NO_ID;
 		a->pos[i] = v ? a->tree_pos[v - 1] : dt->nnodes;
 		a->first[i] = v && !seen[v - 1];
-		if (!v)
+		if (!v) {
 			a->unresolved++;
-		else if (!seen[v - 1]++)
+		} else if (a->first[i]) {
+			seen[v - 1] = 1;
 			a->distinct++;
+		}
 	}
 	g_free(seen);
 	g_hash_table_destroy(ids);

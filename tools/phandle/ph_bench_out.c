@@ -82,11 +82,19 @@ static void print_summary(const struct ph_bench *b)
 	g_autofree char *dtb = tool_esc_name(b->dtb_path);
 	g_autofree char *trace = tool_esc_name(b->trace_name);
 	const struct ph_analysis *a = &b->analysis;
+	g_autofree char *line1 = g_strdup_printf("%s: %u nodes, %u phandles%s%s", dtb, b->dt.nnodes,
+						 b->dt.nphandles, b->renumbered ? ", renumbered " : "",
+						 b->renumbered ? b->renumbered : "");
+	g_autofree char *line2 = g_strdup_printf("%s: %u lookups of %u phandles, %u before "
+						 "of_core_init, %u unresolved", trace, a->n,
+						 a->distinct, MIN(b->trace.core_init_at, a->n),
+						 a->unresolved);
+	GString *out = g_string_new(NULL);
 
-	printf("%s: %u nodes, %u phandles%s%s\n", dtb, b->dt.nnodes, b->dt.nphandles,
-	       b->renumbered ? ", renumbered " : "", b->renumbered ? b->renumbered : "");
-	printf("%s: %u lookups of %u phandles, %u before of_core_init, %u unresolved\n", trace,
-	       a->n, a->distinct, MIN(b->trace.core_init_at, a->n), a->unresolved);
+	ph_wrap(out, line1, 80);
+	ph_wrap(out, line2, 80);
+	fputs(out->str, stdout);
+	g_string_free(out, TRUE);
 }
 
 /* Every column, each as wide as its longest cell. */

@@ -35,6 +35,7 @@ struct ph_gen_opts {
 	gboolean devlink;      /* fw_devlink's supplier parse of every device */
 	guint probes;          /* driver probe passes per device (1 + deferred retries) */
 	guint irq_parses;      /* interrupt parent lookups per interrupt and probe */
+	gboolean probe_lists;  /* a probe fetches every entry of a list (not just the first) */
 	gboolean disabled;     /* disabled nodes look up too */
 };
 

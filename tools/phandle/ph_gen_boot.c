@@ -19,9 +19,10 @@
  *   of the device's properties and of its subnodes without a compatible
  *   (index 0, 1, ... until a fetch fails: k(k+1)/2 + k for a list of k), then
  *   the driver's parses at probe: pinctrl states (a lookup per phandle),
- *   each list entry by index, supplies, each interrupt, power domains
- *   (counted, then attached); thermal zones are read when their sensor
- *   registers.
+ *   the first entry of each list (clk_get(dev, NULL) and the like; every
+ *   entry by index with probe_lists), supplies, each interrupt, power
+ *   domains (counted, then attached); thermal zones are read when their
+ *   sensor registers.
  * - Disabled nodes (status not "okay") and overlay metadata make none.
  */
 #include "ph_gen.h"
@@ -240,8 +241,10 @@ static void probe_prop(struct ph_gen *g, guint node, const char *name, struct ph
 	} else if (!strcmp(name, "power-domains")) {
 		walk_to(g, node, r, r->ph->len - 1, why); /* counted */
 		walk_to(g, node, r, 0, why);              /* attached */
-	} else {
+	} else if (g->opts->probe_lists) {
 		fetch_each(g, node, r, why);
+	} else {
+		walk_to(g, node, r, 0, why); /* the first entry: clk_get(dev, NULL) and the like */
 	}
 }
 
@@ -289,6 +292,25 @@ static gboolean usable(const struct ph_gen *g, const struct ph_node *n)
 /* Kinds of early node: of_irq_init, of_clk_init, timer_probe. */
 enum early { EARLY_NONE, EARLY_INTC, EARLY_CLK, EARLY_TIMER };
 
+/* Names of early clock providers and timers (CLK_OF_DECLARE, TIMER_OF_DECLARE users). */
+static gboolean early_clock_name(const struct ph_tree *t, guint i)
+{
+	static const char *const words[] = {
+		"fixed-clock", "fixed-factor-clock", "ccm", "cru", "sp810", "-ccu", "clkc",
+	};
+
+	for (gsize k = 0; k < G_N_ELEMENTS(words); k++)
+		if (compatible_has(t, i, words[k]))
+			return TRUE;
+	return ph_tree_has_cells(t, i, "#reset-cells");
+}
+
+static gboolean early_timer_name(const struct ph_tree *t, guint i)
+{
+	return compatible_has(t, i, "timer") || compatible_has(t, i, "sp804") ||
+	       compatible_has(t, i, "-gpt");
+}
+
 static enum early early_kind(const struct ph_gen *g, guint i)
 {
 	const struct ph_tree *t = g->tree;
@@ -298,30 +320,62 @@ static enum early early_kind(const struct ph_gen *g, guint i)
 		return EARLY_NONE;
 	if ((n->flags & PH_NODE_INTC) && !(n->flags & PH_NODE_GPIO_CTRL))
 		return EARLY_INTC;
-	if (ph_tree_has_cells(t, i, "#clock-cells") &&
-	    (compatible_has(t, i, "fixed-clock") || compatible_has(t, i, "fixed-factor-clock") ||
-	     ph_tree_has_cells(t, i, "#reset-cells")))
+	if (ph_tree_has_cells(t, i, "#clock-cells") && early_clock_name(t, i))
 		return EARLY_CLK;
-	if (compatible_has(t, i, "timer") && irq_count((struct ph_gen *)g, i))
+	if (early_timer_name(t, i) && irq_count((struct ph_gen *)g, i))
 		return EARLY_TIMER;
 	return EARLY_NONE;
 }
 
-static void early_clk(struct ph_gen *g, guint node, struct refs *r, const char *stage)
+static void read_named(struct ph_gen *g, guint node, const char *name, struct refs *r)
 {
 	const struct ph_tree *t = g->tree;
-	static const char *const lists[] = { "clocks", "assigned-clocks", "assigned-clock-parents" };
+	int len = 0;
+	const void *v = fdt_getprop(t->fdt, ph_tree_node(t, node)->offset, name, &len);
 
-	for (gsize k = 0; k < G_N_ELEMENTS(lists); k++) {
-		int len;
-		const void *v = fdt_getprop(t->fdt, ph_tree_node(t, node)->offset, lists[k], &len);
-		g_autofree char *why = g_strdup_printf("%s %s", lists[k], stage);
+	read_refs(t, node, ph_ref_classify(name, 0, PH_REFS_BOOT), v, len, r);
+}
 
-		read_refs(t, node, ph_ref_classify(lists[k], 0, PH_REFS_BOOT), v, len, r);
-		if (!k && r->ph->len)
-			walk_to(g, node, r, r->ph->len - 1, why); /* parents counted */
-		fetch_each(g, node, r, why);
+/*
+ * of_clk_set_defaults: the parents counted, then per index the parent and
+ * the clock it is for, each fetched by index.
+ */
+static void clk_set_defaults(struct ph_gen *g, guint node, const char *stage)
+{
+	struct refs clocks = { .ph = g_array_new(FALSE, FALSE, sizeof(guint32)) };
+	struct refs parents = { .ph = g_array_new(FALSE, FALSE, sizeof(guint32)) };
+	g_autofree char *why = g_strdup_printf("assigned-clocks %s", stage);
+
+	read_named(g, node, "assigned-clocks", &clocks);
+	read_named(g, node, "assigned-clock-parents", &parents);
+	if (parents.ph->len)
+		walk_to(g, node, &parents, parents.ph->len - 1, why);
+	for (guint i = 0; i < MAX(parents.ph->len, clocks.ph->len); i++) {
+		walk_to(g, node, &parents, i, why);
+		walk_to(g, node, &clocks, i, why);
 	}
+	g_array_free(parents.ph, TRUE);
+	g_array_free(clocks.ph, TRUE);
+}
+
+/* of_clk_init: parent_ready() gets each parent by index, then the provider's init does. */
+static void early_clk(struct ph_gen *g, guint node, struct refs *r)
+{
+	read_named(g, node, "clocks", r);
+	fetch_each(g, node, r, "clocks of_clk_init");
+	fetch_each(g, node, r, "clocks of_clk_init");
+	clk_set_defaults(g, node, "of_clk_init");
+}
+
+/* timer_probe: interrupts by index until one fails, then the clocks by index. */
+static void early_timer(struct ph_gen *g, guint node, struct refs *r)
+{
+	guint n = irq_count(g, node);
+
+	for (guint j = 0; j <= n; j++)
+		parse_irq(g, node, j, "interrupts timer_probe");
+	read_named(g, node, "clocks", r);
+	fetch_each(g, node, r, "clocks timer_probe");
 }
 
 static void gen_early(struct ph_gen *g, guint8 *early, struct refs *r)
@@ -332,17 +386,14 @@ static void gen_early(struct ph_gen *g, guint8 *early, struct refs *r)
 		if ((early[i] = (guint8)early_kind(g, i)) == EARLY_INTC)
 			irq_parent(g, i, TRUE, "interrupt-parent of_irq_init");
 	for (guint i = 0; i < t->nodes->len; i++) {
-		if (early[i] == EARLY_INTC && ph_tree_node(t, i)->interrupt_parent != ph_tree_node(t, i)->phandle)
+		if (early[i] == EARLY_INTC)
 			parse_irqs(g, i, 1, "interrupts irqchip init");
 		else if (early[i] == EARLY_CLK)
-			early_clk(g, i, r, "of_clk_init");
+			early_clk(g, i, r);
 	}
-	for (guint i = 0; i < t->nodes->len; i++) {
-		if (early[i] != EARLY_TIMER)
-			continue;
-		parse_irqs(g, i, 1, "interrupts timer_probe");
-		early_clk(g, i, r, "timer_probe");
-	}
+	for (guint i = 0; i < t->nodes->len; i++)
+		if (early[i] == EARLY_TIMER)
+			early_timer(g, i, r);
 }
 
 static gboolean in_thermal_zones(const struct ph_tree *t, guint i)
@@ -366,9 +417,11 @@ static void gen_devices(struct ph_gen *g, const guint8 *early, struct refs *r)
 			continue;
 		in_device[i] = device || (n->depth > 1 && in_device[n->parent]);
 		if (o->devlink && in_device[i]) {
+			guint irqs = irq_count(g, i);
+
 			each_prop(g, i, r, devlink_prop);
-			if (irq_count(g, i))
-				parse_irq(g, i, 0, "interrupts fw_devlink");
+			for (guint j = 0; irqs && j <= irqs; j++) /* by index until one fails */
+				parse_irq(g, i, j, "interrupts fw_devlink");
 		}
 		if (!device && !in_thermal_zones(t, i))
 			continue;

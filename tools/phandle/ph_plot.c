@@ -64,8 +64,10 @@ static guint misses_of(const struct ph_bench *b, enum ph_policy policy, guint32 
 static void axes_and_labels(GString *svg, const struct ph_bench *b, const struct axes *ax,
 			    const GArray *sizes)
 {
-	g_autofree char *dtb = tool_esc_xml(b->dtb_path, -1);
-	g_autofree char *trace = tool_esc_xml(b->trace_name, -1);
+	g_autofree char *dtb_base = g_path_get_basename(b->dtb_path);
+	g_autofree char *trace_base = g_path_get_basename(b->trace_name);
+	g_autofree char *dtb = tool_esc_xml(dtb_base, -1);
+	g_autofree char *trace = tool_esc_xml(trace_base, -1);
 
 	g_string_append_printf(svg, "<text x=\"%g\" y=\"20\" font-size=\"14\">misses per cache size: %s, %s</text>\n",
 			       LEFT, dtb, trace);
