@@ -2,12 +2,10 @@
 /*
  * Corpus replay for `make check`: runs a fuzz target over each corpus file
  * and over deterministic mutations of it (bit flips, byte runs of 0x00/0xff,
- * truncations), so every run covers the same inputs. A hang ends in SIGALRM.
+ * truncations), so every run covers the same inputs. Files over 256 KiB get
+ * at most 4 mutations. A hang ends in SIGALRM.
  *
- *   fuzz_replay nvs|dtb MUTATIONS FILE[:HEADER_HEX]...
- *
- * HEADER_HEX bytes are put before the file's bytes (the NVS target's
- * geometry header).
+ *   fuzz_replay TARGET MUTATIONS FILE...
  */
 #include <glib.h>
 #include <stdio.h>
@@ -18,8 +16,8 @@
 #include "fuzz_targets.h"
 
 #define FC_MIN(a, b) ((a) < (b) ? (a) : (b))
-
-typedef int (*fuzz_fn)(const uint8_t *data, size_t size);
+#define BIG_INPUT (256u * 1024u)
+#define BIG_MUTATIONS 4
 
 static uint32_t rng_next(uint32_t *state)
 {
@@ -29,10 +27,9 @@ static uint32_t rng_next(uint32_t *state)
 	return *state;
 }
 
-static void mutate(uint8_t *buf, size_t *len, size_t keep, uint32_t *rng)
+static void mutate(uint8_t *p, size_t *len, uint32_t *rng)
 {
-	size_t n = *len - keep;
-	uint8_t *p = buf + keep;
+	size_t n = *len;
 
 	if (!n)
 		return;
@@ -48,7 +45,7 @@ static void mutate(uint8_t *buf, size_t *len, size_t keep, uint32_t *rng)
 		break;
 	}
 	case 2: /* truncation */
-		*len = keep + rng_next(rng) % n;
+		*len = rng_next(rng) % n;
 		break;
 	default: /* random bytes */
 		for (int i = 0; i < 16; i++)
@@ -57,21 +54,12 @@ static void mutate(uint8_t *buf, size_t *len, size_t keep, uint32_t *rng)
 	}
 }
 
-static gboolean parse_header(const char *hex, uint8_t *out, size_t *n)
+static fuzz_fn find_target(const char *name)
 {
-	size_t len = strlen(hex);
-
-	if (len % 2 || len / 2 > 8)
-		return FALSE;
-	for (size_t i = 0; i < len / 2; i++) {
-		int hi = g_ascii_xdigit_value(hex[2 * i]), lo = g_ascii_xdigit_value(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return FALSE;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	*n = len / 2;
-	return TRUE;
+	for (const struct fuzz_target *t = fuzz_targets; t->name; t++)
+		if (!strcmp(t->name, name))
+			return t->fn;
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -80,57 +68,42 @@ int main(int argc, char **argv)
 	long mutations;
 	unsigned inputs = 0;
 
-	if (argc < 4) {
-		fprintf(stderr, "usage: %s nvs|dtb MUTATIONS FILE[:HEADER_HEX]...\n", argv[0]);
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s TARGET MUTATIONS FILE...\n", argv[0]);
 		return 2;
 	}
-	if (!strcmp(argv[1], "nvs"))
-		fn = fuzz_nvs_image;
-	else if (!strcmp(argv[1], "dtb"))
-		fn = fuzz_dtb;
-	else {
+	fn = find_target(argv[1]);
+	if (!fn) {
 		fprintf(stderr, "%s: unknown target '%s'\n", argv[0], argv[1]);
 		return 2;
 	}
 	mutations = strtol(argv[2], NULL, 10);
 	alarm(600);
 	for (int a = 3; a < argc; a++) {
-		char *spec = g_strdup(argv[a]);
-		char *colon = strrchr(spec, ':');
-		uint8_t header[8];
-		size_t hlen = 0, flen = 0;
 		gchar *file = NULL;
+		gsize flen = 0;
 		GError *err = NULL;
 		uint32_t rng = 0x9e3779b9u ^ (uint32_t)a;
+		long muts;
+		uint8_t *buf;
 
-		if (colon) {
-			*colon = '\0';
-			if (!parse_header(colon + 1, header, &hlen)) {
-				fprintf(stderr, "%s: bad header in '%s'\n", argv[0], argv[a]);
-				return 2;
-			}
-		}
-		if (!g_file_get_contents(spec, &file, &flen, &err)) {
+		if (!g_file_get_contents(argv[a], &file, &flen, &err)) {
 			fprintf(stderr, "%s: %s\n", argv[0], err->message);
 			return 1;
 		}
-		uint8_t *orig = g_malloc(hlen + flen), *buf = g_malloc(hlen + flen);
+		muts = flen > BIG_INPUT ? FC_MIN(mutations, BIG_MUTATIONS) : mutations;
+		buf = g_malloc(flen + 1);
+		for (long m = 0; m <= muts; m++) {
+			size_t len = flen;
 
-		memcpy(orig, header, hlen);
-		memcpy(orig + hlen, file, flen);
-		for (long m = 0; m <= mutations; m++) {
-			size_t len = hlen + flen;
-
-			memcpy(buf, orig, len);
+			memcpy(buf, file, flen);
 			if (m)
-				mutate(buf, &len, hlen, &rng);
+				mutate(buf, &len, &rng);
 			fn(buf, len);
 			inputs++;
 		}
-		g_free(orig);
 		g_free(buf);
 		g_free(file);
-		g_free(spec);
 	}
 	printf("%s: %u inputs, no property violated\n", argv[1], inputs);
 	return 0;

@@ -8,6 +8,10 @@
 
 #include <json-glib/json-glib.h>
 
+#include "common/escape.h"
+#include "common/input.h"
+#include "common/json.h"
+
 static const struct bench_figure_info figures[BENCH_FIGURE_COUNT] = {
 	[BENCH_F_OPS] = { "ops", "ops", "workload operations", true, false },
 	[BENCH_F_READS] = { "reads", "reads", "flash read calls", true, false },
@@ -98,16 +102,25 @@ void bench_csv_header(GString *out)
 		g_string_append_printf(out, "%s%s", c ? "," : "", column_name(c));
 }
 
+/* A text field of a row (from an --input CSV: any bytes), escaped for a CSV line. */
+static void append_field(GString *out, const char *text)
+{
+	tool_esc_append(out, text, strlen(text), TOOL_ESC_COMMA);
+}
+
 static void append_key(GString *out, const struct bench_row *row)
 {
 	char buf[32];
 
-	g_string_append_printf(out, "%s,%s", row->workload, row->geometry);
+	append_field(out, row->workload);
+	g_string_append_c(out, ',');
+	append_field(out, row->geometry);
 	for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
 		bench_knob_format(k, row->knob[k], buf, sizeof(buf));
 		g_string_append_printf(out, ",%s", buf);
 	}
-	g_string_append_printf(out, ",%s", row->phase);
+	g_string_append_c(out, ',');
+	append_field(out, row->phase);
 }
 
 char *bench_row_key(const struct bench_row *row)
@@ -123,7 +136,10 @@ void bench_csv_row(GString *out, const struct bench_row *row)
 	append_key(out, row);
 	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
 		g_string_append_printf(out, ",%" G_GUINT64_FORMAT, (guint64)row->fig[f]);
-	g_string_append_printf(out, ",%s,%s", row->status, row->detail);
+	g_string_append_c(out, ',');
+	append_field(out, row->status);
+	g_string_append_c(out, ',');
+	append_field(out, row->detail);
 }
 
 gboolean bench_csv_write(const char *path, const GPtrArray *rows, GError **err)
@@ -154,10 +170,8 @@ void bench_json(const GPtrArray *rows, GString *out)
 		const struct bench_row *row = g_ptr_array_index(rows, i);
 
 		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "workload");
-		json_builder_add_string_value(b, row->workload);
-		json_builder_set_member_name(b, "geometry");
-		json_builder_add_string_value(b, row->geometry);
+		tool_json_str(b, "workload", row->workload);
+		tool_json_str(b, "geometry", row->geometry);
 		for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
 			json_builder_set_member_name(b, bench_knob(k)->name);
 			bench_knob_format(k, row->knob[k], buf, sizeof(buf));
@@ -166,16 +180,13 @@ void bench_json(const GPtrArray *rows, GString *out)
 			else
 				json_builder_add_string_value(b, buf);
 		}
-		json_builder_set_member_name(b, "phase");
-		json_builder_add_string_value(b, row->phase);
+		tool_json_str(b, "phase", row->phase);
 		for (int f = 0; f < BENCH_FIGURE_COUNT; f++) {
 			json_builder_set_member_name(b, figures[f].name);
 			json_builder_add_int_value(b, (gint64)row->fig[f]);
 		}
-		json_builder_set_member_name(b, "status");
-		json_builder_add_string_value(b, row->status);
-		json_builder_set_member_name(b, "detail");
-		json_builder_add_string_value(b, row->detail);
+		tool_json_str(b, "status", row->status);
+		tool_json_str(b, "detail", row->detail);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -207,6 +218,16 @@ static gboolean csv_fail(GError **err, const char *path, guint line, const char 
 	return FALSE;
 }
 
+static gboolean bad_value(GError **err, const char *path, guint line, const char *column,
+			  const char *value)
+{
+	char *shown = tool_esc_text(value, -1, TOOL_ESC_QUOTE);
+
+	csv_fail(err, path, line, "bad %s value \"%s\"", column, shown);
+	g_free(shown);
+	return FALSE;
+}
+
 static gboolean parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
@@ -229,12 +250,11 @@ static gboolean parse_fields(struct bench_row *row, char **fields, const int *co
 	row->detail = g_strdup(col[DETAIL_COLUMN] < 0 ? "" : fields[col[DETAIL_COLUMN]]);
 	for (int k = 0; k < BENCH_KNOB_COUNT; k++)
 		if (!bench_knob_parse_value(k, fields[col[2 + k]], &row->knob[k]))
-			return csv_fail(err, path, line, "bad %s value '%s'", bench_knob(k)->name,
-					fields[col[2 + k]]);
+			return bad_value(err, path, line, bench_knob(k)->name, fields[col[2 + k]]);
 	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
 		if (!parse_u64(fields[col[KEY_COLUMNS + f]], &row->fig[f]))
-			return csv_fail(err, path, line, "bad %s value '%s'", figures[f].name,
-					fields[col[KEY_COLUMNS + f]]);
+			return bad_value(err, path, line, figures[f].name,
+					 fields[col[KEY_COLUMNS + f]]);
 	return TRUE;
 }
 
@@ -257,17 +277,45 @@ static gboolean map_header(char **names, int *col, const char *path, GError **er
 
 GPtrArray *bench_csv_read(const char *path, GError **err)
 {
-	gchar *text;
+	struct tool_input in;
+	GPtrArray *rows;
+
+	if (!tool_input_load(&in, path, err))
+		return NULL;
+	rows = bench_csv_parse(in.name, (const char *)in.data, in.len, err);
+	tool_input_free(&in);
+	return rows;
+}
+
+/* The 1-based line of the first NUL byte in text, or 0. */
+static guint nul_line(const char *text, gsize len)
+{
+	const char *nul = memchr(text, '\0', len);
+	guint line = 1;
+
+	if (!nul)
+		return 0;
+	for (const char *p = text; p < nul; p++)
+		line += *p == '\n';
+	return line;
+}
+
+GPtrArray *bench_csv_parse(const char *path, const char *text, gsize len, GError **err)
+{
 	char **lines;
 	char **header;
 	int col[ALL_COLUMNS];
 	GPtrArray *rows = NULL;
-	guint ncols;
+	guint ncols, nul = nul_line(text, len);
+	char *copy;
 
-	if (!g_file_get_contents(path, &text, NULL, err))
+	if (nul) {
+		csv_fail(err, path, nul, "a NUL byte: not an nvs-bench CSV");
 		return NULL;
-	lines = g_strsplit(text, "\n", -1);
-	g_free(text);
+	}
+	copy = g_strndup(text, len);
+	lines = g_strsplit(copy, "\n", -1);
+	g_free(copy);
 	if (!lines[0] || !*lines[0]) {
 		csv_fail(err, path, 1, "empty file, expected the nvs-bench CSV header");
 		goto out;
@@ -310,6 +358,21 @@ out:
 	return rows;
 }
 
+void bench_defs_from_rows(struct bench_defs *defs, const GPtrArray *rows)
+{
+	GHashTable *geometries = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < rows->len; i++) {
+		const struct bench_row *row = g_ptr_array_index(rows, i);
+
+		for (int k = 0; k < BENCH_KNOB_COUNT; k++)
+			bench_defs_add_value(defs, k, row->knob[k]);
+		if (g_hash_table_add(geometries, row->geometry))
+			g_ptr_array_add(defs->geometries, g_strdup(row->geometry));
+	}
+	g_hash_table_unref(geometries);
+}
+
 double bench_pct(uint64_t old_value, uint64_t new_value)
 {
 	if (old_value == new_value)
@@ -343,6 +406,25 @@ char *bench_row_label(const struct bench_row *row, const struct bench_defs *defs
 	return g_string_free(s, FALSE);
 }
 
+void bench_row_name_append(GString *out, const struct bench_row *row,
+			   const struct bench_defs *defs)
+{
+	char *label = bench_row_label(row, defs, -1);
+
+	tool_esc_append(out, row->workload, strlen(row->workload), 0);
+	if (defs->geometries->len <= 1) { /* else the label names it */
+		g_string_append_c(out, ' ');
+		tool_esc_append(out, row->geometry, strlen(row->geometry), 0);
+	}
+	if (*label) {
+		g_string_append_c(out, ' ');
+		tool_esc_append(out, label, strlen(label), 0);
+	}
+	g_string_append_c(out, ' ');
+	tool_esc_append(out, row->phase, strlen(row->phase), 0);
+	g_free(label);
+}
+
 struct bench_compare_stats bench_compare(const GPtrArray *old_rows, const GPtrArray *new_rows,
 					 const struct bench_defs *defs, GString *out)
 {
@@ -359,14 +441,12 @@ struct bench_compare_stats bench_compare(const GPtrArray *old_rows, const GPtrAr
 		const struct bench_row *row = g_ptr_array_index(new_rows, i);
 		char *key = bench_row_key(row);
 		const struct bench_row *old = g_hash_table_lookup(old_by_key, key);
-		char *label = bench_row_label(row, defs, -1);
 
 		g_free(key);
 		if (!old) {
 			st.added++;
-			g_string_append_printf(out, "%s %s%s%s %s: new\n", row->workload,
-					       row->geometry, *label ? " " : "", label, row->phase);
-			g_free(label);
+			bench_row_name_append(out, row, defs);
+			g_string_append(out, ": new\n");
 			continue;
 		}
 		g_hash_table_add(seen, (gpointer)old);
@@ -375,15 +455,13 @@ struct bench_compare_stats bench_compare(const GPtrArray *old_rows, const GPtrAr
 			if (old->fig[f] == row->fig[f])
 				continue;
 			st.changed++;
-			g_string_append_printf(out, "%s %s%s%s %s: %s %" G_GUINT64_FORMAT " -> %"
-					       G_GUINT64_FORMAT " (", row->workload, row->geometry,
-					       *label ? " " : "", label, row->phase,
-					       figures[f].name, (guint64)old->fig[f],
+			bench_row_name_append(out, row, defs);
+			g_string_append_printf(out, ": %s %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
+					       " (", figures[f].name, (guint64)old->fig[f],
 					       (guint64)row->fig[f]);
 			append_pct(out, bench_pct(old->fig[f], row->fig[f]));
 			g_string_append(out, ")\n");
 		}
-		g_free(label);
 	}
 	st.missing = old_rows->len - g_hash_table_size(seen);
 	g_string_append_printf(out, "compare: %u rows matched, %u figures changed, %u new rows, "
@@ -408,18 +486,18 @@ static GPtrArray *table_cells(const struct bench_row *row, const struct bench_de
 	GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
 	char buf[32];
 
-	g_ptr_array_add(cells, g_strdup(row->workload));
-	g_ptr_array_add(cells, g_strdup(row->geometry));
+	g_ptr_array_add(cells, tool_esc_text(row->workload, -1, 0));
+	g_ptr_array_add(cells, tool_esc_text(row->geometry, -1, 0));
 	for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
 		if (!bench_defs_varies(defs, k))
 			continue;
 		bench_knob_format(k, row->knob[k], buf, sizeof(buf));
 		g_ptr_array_add(cells, g_strdup(buf));
 	}
-	g_ptr_array_add(cells, g_strdup(row->phase));
+	g_ptr_array_add(cells, tool_esc_text(row->phase, -1, 0));
 	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
 		g_ptr_array_add(cells, figure_cell(f, row->fig[f]));
-	g_ptr_array_add(cells, g_strdup(row->status));
+	g_ptr_array_add(cells, tool_esc_text(row->status, -1, 0));
 	return cells;
 }
 

@@ -11,8 +11,11 @@
  * stay names). Figures are unsigned integers; status is "ok" or a short
  * error name without commas; detail says why a failed row failed (the knob
  * and the rule it breaks), empty otherwise, without commas. A file without
- * the detail column reads with empty details. See bench_figure() for what
- * each figure means.
+ * the detail column reads with empty details. Text fields read from a CSV
+ * may hold any bytes: every output escapes them (CSV and tables as text with
+ * \xNN, JSON strings as valid UTF-8 with U+FFFD for invalid bytes, SVG as
+ * XML; see tools/common/escape.h). See bench_figure() for what each figure
+ * means.
  */
 #ifndef FDTCACHE_BENCH_OUT_H
 #define FDTCACHE_BENCH_OUT_H
@@ -76,6 +79,15 @@ gboolean bench_csv_write(const char *path, const GPtrArray *rows, GError **err);
 void bench_json(const GPtrArray *rows, GString *out);
 /* Read a CSV written by bench_csv_write; errors name path and line. */
 GPtrArray *bench_csv_read(const char *path, GError **err);
+/* The same over the len bytes at text (not NUL-terminated); path names it in errors. */
+GPtrArray *bench_csv_parse(const char *path, const char *text, gsize len, GError **err);
+
+/*
+ * bench_defs_from_rows - describe rows (read with --input) in defs, fresh
+ * from bench_defs_init: each knob's values and the geometries, in
+ * first-seen order.
+ */
+void bench_defs_from_rows(struct bench_defs *defs, const GPtrArray *rows);
 
 /* Difference in percent from old to new (0 when both are 0, +inf from 0). */
 double bench_pct(uint64_t old_value, uint64_t new_value);
@@ -100,7 +112,14 @@ void bench_table(const GPtrArray *rows, const struct bench_defs *defs, GString *
 
 /* Key of a row: workload, geometry, knobs, phase joined by commas. */
 char *bench_row_key(const struct bench_row *row);
-/* Short label of the varying knobs ("variant=ours entries=16"), g_free it. */
+/*
+ * bench_row_name_append - "workload geometry knobs phase" of a row for
+ * people (only the varying knobs), escaped as text: what compare lines and
+ * failure messages start with.
+ */
+void bench_row_name_append(GString *out, const struct bench_row *row,
+			   const struct bench_defs *defs);
+/* Short label of the varying knobs ("variant=ours entries=16"), raw bytes: g_free it. */
 char *bench_row_label(const struct bench_row *row, const struct bench_defs *defs,
 		      int skip_knob);
 

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/escape.h"
+
 #define W 860.0
 #define H 520.0
 #define LEFT 90.0
@@ -199,7 +201,7 @@ static GArray *axis_ticks(const struct axis *a)
 
 static void xml_escaped(GString *out, const char *text)
 {
-	char *esc = g_markup_escape_text(text, -1);
+	char *esc = tool_esc_xml(text, -1);
 
 	g_string_append(out, esc);
 	g_free(esc);

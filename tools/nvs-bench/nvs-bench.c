@@ -9,6 +9,7 @@
 
 #include "bench_plot.h"
 #include "bench_work.h"
+#include "common/escape.h"
 
 #define EXIT_USAGE 2
 #define MAX_FAILURES_SHOWN 10
@@ -202,23 +203,13 @@ static GPtrArray *read_input(struct bench_defs *defs)
 {
 	GError *err = NULL;
 	GPtrArray *rows = bench_csv_read(input_path, &err);
-	GHashTable *geometries; /* the set of defs->geometries */
 
 	if (!rows) {
 		fprintf(stderr, "nvs-bench: %s\n", err->message);
 		g_error_free(err);
 		return NULL;
 	}
-	geometries = g_hash_table_new(g_str_hash, g_str_equal);
-	for (guint i = 0; i < rows->len; i++) {
-		const struct bench_row *row = g_ptr_array_index(rows, i);
-
-		for (int k = 0; k < BENCH_KNOB_COUNT; k++)
-			bench_defs_add_value(defs, k, row->knob[k]);
-		if (g_hash_table_add(geometries, row->geometry))
-			g_ptr_array_add(defs->geometries, g_strdup(row->geometry));
-	}
-	g_hash_table_unref(geometries);
+	bench_defs_from_rows(defs, rows);
 	return rows;
 }
 
@@ -348,19 +339,22 @@ static guint report_failures(const GPtrArray *rows, const struct bench_defs *def
 
 	for (guint i = 0; i < rows->len; i++) {
 		const struct bench_row *row = g_ptr_array_index(rows, i);
-		char *label;
+		GString *line;
 
 		if (!strcmp(row->status, "ok"))
 			continue;
 		if (++failed > MAX_FAILURES_SHOWN)
 			continue;
-		label = bench_row_label(row, defs, -1);
-		/* the label names the geometry when several are run */
-		fprintf(stderr, "nvs-bench: %s %s%s%s %s: %s%s%s\n", row->workload,
-			defs->geometries->len > 1 ? "" : row->geometry,
-			defs->geometries->len > 1 || !*label ? "" : " ", label, row->phase,
-			row->status, *row->detail ? ": " : "", row->detail);
-		g_free(label);
+		line = g_string_new("nvs-bench: ");
+		bench_row_name_append(line, row, defs);
+		g_string_append(line, ": ");
+		tool_esc_append(line, row->status, strlen(row->status), 0);
+		if (*row->detail) {
+			g_string_append(line, ": ");
+			tool_esc_append(line, row->detail, strlen(row->detail), 0);
+		}
+		fprintf(stderr, "%s\n", line->str);
+		g_string_free(line, TRUE);
 	}
 	if (failed > MAX_FAILURES_SHOWN)
 		fprintf(stderr, "nvs-bench: ... and %u more failed rows (see -f csv)\n",

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Helpers of the fuzz targets: property failures, a byte reader, an NVS rig. */
+#ifndef FDTCACHE_FUZZ_UTIL_H
+#define FDTCACHE_FUZZ_UTIL_H
+
+#include <stdbool.h>
+
+#include "fdtcache/nvs.h"
+
+#include "fuzz_targets.h"
+
+#define FUZZ_INDEX_SLOTS 1024u
+
+/* Report a broken property (with an fc_ error code, or 0) and abort. */
+void fuzz_violated(const char *what, int rc) __attribute__((noreturn));
+
+/* Reads bytes off the front of an input; past its end every read is 0. */
+struct fuzz_bytes {
+	const uint8_t *p;
+	size_t n;
+};
+
+uint8_t fuzz_u8(struct fuzz_bytes *b);
+uint16_t fuzz_u16(struct fuzz_bytes *b);
+
+/* Fill buf with n bytes of a xorshift stream from seed (values to write). */
+void fuzz_value(uint8_t *buf, size_t n, uint32_t seed);
+
+struct fuzz_nvs {
+	uint8_t *mem;
+	struct fc_ram_flash ram;
+	struct fc_nvs_config cfg;
+	struct fc_cache_slot slots[FUZZ_INDEX_SLOTS];
+	uint8_t ate_cache[512];
+	struct fc_nvs fs;
+};
+
+/*
+ * fuzz_nvs_setup - the partition of hdr (FUZZ_NVS_HEADER bytes) over a
+ * private copy of the image bytes. Returns false (nothing to free) when
+ * they make no partition.
+ */
+bool fuzz_nvs_setup(struct fuzz_nvs *r, const uint8_t *hdr, const uint8_t *image, size_t len);
+void fuzz_nvs_free(struct fuzz_nvs *r);
+
+#endif
