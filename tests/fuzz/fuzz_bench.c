@@ -143,10 +143,10 @@ int fuzz_bench_csv(const uint8_t *data, size_t size)
 	if (!rows)
 		return 0;
 	out = g_string_new(NULL);
-	bench_table(rows, &defs, out);
+	bench_table(rows, &defs, size & 1, out, NULL);
 	check_text(out, "table output has no control bytes");
 	g_string_truncate(out, 0);
-	bench_json(rows, out);
+	bench_json(rows, out, NULL);
 	check_json(out);
 	g_string_truncate(out, 0);
 	st = bench_compare(rows, rows, &defs, out);

@@ -60,4 +60,19 @@ grep -qF 'seq ram lookup_slots=6 setup: invalid-argument-or-configuration: looku
 	"$tmp/err" || fail "lookup_slots=6: $(cat "$tmp/err")"
 grep -qF '"detail" : "lookup_slots=6 is not 0 or a power of two"' "$tmp/out" ||
 	fail "lookup_slots=6 JSON: $(cat "$tmp/out")"
+# The table fits 80 columns and names each figure as the CSV, JSON and --plot-y do;
+# --wide shows every figure.
+"$bench" rpl -G nrf52840 --zephyr -f table >"$tmp/table" 2>/dev/null
+awk 'length($0) > 80 { print "FAIL: table line over 80 columns: " $0; bad = 1 } END { exit bad }' \
+	"$tmp/table" || exit 1
+head -n 1 "$tmp/table" | grep -q '^workload  geometry  variant  *phase  .* sim_ns  status$' ||
+	fail "table header: $(head -n 1 "$tmp/table")"
+grep -q '^(10 more figures: --wide shows them all' "$tmp/table" || fail "table note: $(tail -n 1 "$tmp/table")"
+"$bench" seq -G ram -D sectors=2 -D entries=2 --wide >"$tmp/wide" 2>/dev/null
+csv_figures=$("$bench" --list | sed -n '/^figures/,$p' | tail -n +2 | awk '{ print $1 }' | tr '\n' ' ')
+for f in $csv_figures; do
+	head -n 1 "$tmp/wide" | grep -qw "$f" || fail "--wide header lacks $f: $(head -n 1 "$tmp/wide")"
+	"$bench" seq -G ram -D sectors=2 -D entries=1,2 -f none --plot "$tmp/f.svg" --plot-y "$f" \
+		2>/dev/null || fail "--plot-y $f"
+done
 echo "ok"

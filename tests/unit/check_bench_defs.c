@@ -420,7 +420,7 @@ START_TEST(json_rows)
 	JsonArray *array;
 	JsonObject *first;
 
-	bench_json(rows, out);
+	bench_json(rows, out, NULL);
 	ck_assert(json_parser_load_from_data(parser, out->str, -1, NULL));
 	array = json_node_get_array(json_parser_get_root(parser));
 	ck_assert_uint_eq(json_array_get_length(array), 8);

@@ -13,22 +13,21 @@
 #include "common/json.h"
 
 static const struct bench_figure_info figures[BENCH_FIGURE_COUNT] = {
-	[BENCH_F_OPS] = { "ops", "ops", "workload operations", true, false },
-	[BENCH_F_READS] = { "reads", "reads", "flash read calls", true, false },
-	[BENCH_F_READ_BYTES] = { "read_bytes", "read_B", "bytes read", true, false },
-	[BENCH_F_PROGS] = { "progs", "progs", "flash program calls", true, false },
-	[BENCH_F_PROG_BYTES] = { "prog_bytes", "prog_B", "bytes programmed", true, false },
-	[BENCH_F_ERASES] = { "erases", "erases", "flash erase calls", true, false },
-	[BENCH_F_ERASE_BYTES] = { "erase_bytes", "erase_B", "bytes erased", true, false },
-	[BENCH_F_BLANK_ERASES] = { "blank_erases", "blank_er", "erases of already erased ranges",
-				   true, false },
-	[BENCH_F_MAX_WEAR] = { "max_wear", "wear", "most erases of one unit", true, false },
-	[BENCH_F_SIM_NS] = { "sim_ns", "sim_ms", "simulated time", true, true },
-	[BENCH_F_FLOOR_NS] = { "floor_ns", "floor_ms", "physical floor (programs, erases of "
-			       "written ranges)", true, true },
-	[BENCH_F_OVERSHOOT_NS] = { "overshoot_ns", "oversh_ms", "wait overshoot", true, true },
-	[BENCH_F_POLLS] = { "polls", "polls", "status polls", true, false },
-	[BENCH_F_CPU_NS] = { "cpu_ns", "cpu_ms", "host CPU time", false, true },
+	[BENCH_F_OPS] = { "ops", "workload operations", true, false },
+	[BENCH_F_READS] = { "reads", "flash read calls", true, false },
+	[BENCH_F_READ_BYTES] = { "read_bytes", "bytes read", true, false },
+	[BENCH_F_PROGS] = { "progs", "flash program calls", true, false },
+	[BENCH_F_PROG_BYTES] = { "prog_bytes", "bytes programmed", true, false },
+	[BENCH_F_ERASES] = { "erases", "flash erase calls", true, false },
+	[BENCH_F_ERASE_BYTES] = { "erase_bytes", "bytes erased", true, false },
+	[BENCH_F_BLANK_ERASES] = { "blank_erases", "erases of already erased ranges", true, false },
+	[BENCH_F_MAX_WEAR] = { "max_wear", "most erases of one unit", true, false },
+	[BENCH_F_SIM_NS] = { "sim_ns", "simulated time", true, true },
+	[BENCH_F_FLOOR_NS] = { "floor_ns", "physical floor (programs, erases of written ranges)",
+			       true, true },
+	[BENCH_F_OVERSHOOT_NS] = { "overshoot_ns", "wait overshoot", true, true },
+	[BENCH_F_POLLS] = { "polls", "status polls", true, false },
+	[BENCH_F_CPU_NS] = { "cpu_ns", "host CPU time", false, true },
 };
 
 const struct bench_figure_info *bench_figure(enum bench_figure f)
@@ -158,48 +157,62 @@ gboolean bench_csv_write(const char *path, const GPtrArray *rows, GError **err)
 	return ok;
 }
 
-void bench_json(const GPtrArray *rows, GString *out)
+void bench_out_flush(GString *out, FILE *fp, gboolean all)
+{
+	if (fp && out->len && (all || out->len >= BENCH_FLUSH_BYTES)) {
+		fwrite(out->str, 1, out->len, fp);
+		g_string_truncate(out, 0);
+	}
+}
+
+/* One row as a pretty-printed JSON object (member per CSV column). */
+static void json_row(GString *out, const struct bench_row *row)
 {
 	JsonBuilder *b = json_builder_new();
 	JsonGenerator *gen = json_generator_new();
 	JsonNode *root;
 	char buf[32], *text;
 
-	json_builder_begin_array(b);
-	for (guint i = 0; i < rows->len; i++) {
-		const struct bench_row *row = g_ptr_array_index(rows, i);
-
-		json_builder_begin_object(b);
-		tool_json_str(b, "workload", row->workload);
-		tool_json_str(b, "geometry", row->geometry);
-		for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
-			json_builder_set_member_name(b, bench_knob(k)->name);
-			bench_knob_format(k, row->knob[k], buf, sizeof(buf));
-			if (strcmp(buf, "auto") && bench_knob(k)->numeric)
-				json_builder_add_int_value(b, row->knob[k]);
-			else
-				json_builder_add_string_value(b, buf);
-		}
-		tool_json_str(b, "phase", row->phase);
-		for (int f = 0; f < BENCH_FIGURE_COUNT; f++) {
-			json_builder_set_member_name(b, figures[f].name);
-			json_builder_add_int_value(b, (gint64)row->fig[f]);
-		}
-		tool_json_str(b, "status", row->status);
-		tool_json_str(b, "detail", row->detail);
-		json_builder_end_object(b);
+	json_builder_begin_object(b);
+	tool_json_str(b, "workload", row->workload);
+	tool_json_str(b, "geometry", row->geometry);
+	for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
+		json_builder_set_member_name(b, bench_knob(k)->name);
+		bench_knob_format(k, row->knob[k], buf, sizeof(buf));
+		if (strcmp(buf, "auto") && bench_knob(k)->numeric)
+			json_builder_add_int_value(b, row->knob[k]);
+		else
+			json_builder_add_string_value(b, buf);
 	}
-	json_builder_end_array(b);
+	tool_json_str(b, "phase", row->phase);
+	for (int f = 0; f < BENCH_FIGURE_COUNT; f++) {
+		json_builder_set_member_name(b, figures[f].name);
+		json_builder_add_int_value(b, (gint64)row->fig[f]);
+	}
+	tool_json_str(b, "status", row->status);
+	tool_json_str(b, "detail", row->detail);
+	json_builder_end_object(b);
 	root = json_builder_get_root(b);
 	json_generator_set_root(gen, root);
 	json_generator_set_pretty(gen, TRUE);
 	text = json_generator_to_data(gen, NULL);
 	g_string_append(out, text);
-	g_string_append_c(out, '\n');
 	g_free(text);
 	json_node_unref(root);
 	g_object_unref(gen);
 	g_object_unref(b);
+}
+
+/* Row by row, so memory does not grow with the output (a tree of every row would). */
+void bench_json(const GPtrArray *rows, GString *out, FILE *fp)
+{
+	g_string_append_c(out, '[');
+	for (guint i = 0; i < rows->len; i++) {
+		g_string_append(out, i ? ",\n" : "\n");
+		json_row(out, g_ptr_array_index(rows, i));
+		bench_out_flush(out, fp, FALSE);
+	}
+	g_string_append(out, "\n]\n");
 }
 
 static gboolean csv_fail(GError **err, const char *path, guint line, const char *fmt, ...)
@@ -429,18 +442,28 @@ struct bench_compare_stats bench_compare(const GPtrArray *old_rows, const GPtrAr
 					 const struct bench_defs *defs, GString *out)
 {
 	struct bench_compare_stats st = { 0 };
-	GHashTable *old_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	GHashTable *old_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+						       (GDestroyNotify)g_queue_free);
 
 	for (guint i = 0; i < old_rows->len; i++) {
 		struct bench_row *row = g_ptr_array_index(old_rows, i);
+		char *key = bench_row_key(row);
+		GQueue *same = g_hash_table_lookup(old_by_key, key);
 
-		g_hash_table_insert(old_by_key, bench_row_key(row), row);
+		if (!same) {
+			same = g_queue_new();
+			g_hash_table_insert(old_by_key, key, same);
+		} else {
+			g_free(key);
+		}
+		g_queue_push_tail(same, row);
 	}
 	for (guint i = 0; i < new_rows->len; i++) {
 		const struct bench_row *row = g_ptr_array_index(new_rows, i);
 		char *key = bench_row_key(row);
-		const struct bench_row *old = g_hash_table_lookup(old_by_key, key);
+		GQueue *same = g_hash_table_lookup(old_by_key, key);
+		/* a key given twice (files put together): the n-th old row matches the n-th new */
+		const struct bench_row *old = same ? g_queue_pop_head(same) : NULL;
 
 		g_free(key);
 		if (!old) {
@@ -449,7 +472,6 @@ struct bench_compare_stats bench_compare(const GPtrArray *old_rows, const GPtrAr
 			g_string_append(out, ": new\n");
 			continue;
 		}
-		g_hash_table_add(seen, (gpointer)old);
 		st.matched++;
 		for (int f = 0; f < BENCH_FIGURE_COUNT; f++) {
 			if (old->fig[f] == row->fig[f])
@@ -463,93 +485,144 @@ struct bench_compare_stats bench_compare(const GPtrArray *old_rows, const GPtrAr
 			g_string_append(out, ")\n");
 		}
 	}
-	st.missing = old_rows->len - g_hash_table_size(seen);
+	st.missing = old_rows->len - st.matched;
 	g_string_append_printf(out, "compare: %u rows matched, %u figures changed, %u new rows, "
 			       "%u old rows missing\n", st.matched, st.changed, st.added,
 			       st.missing);
-	g_hash_table_unref(seen);
 	g_hash_table_unref(old_by_key);
 	return st;
 }
 
-/* A figure cell: times in milliseconds with 3 decimals, counts as integers. */
+/* A figure cell: times in milliseconds with 3 decimals and their unit, counts as integers. */
 static char *figure_cell(enum bench_figure f, uint64_t v)
 {
 	if (figures[f].time_ns)
-		return g_strdup_printf("%.3f", (double)v / 1e6);
+		return g_strdup_printf("%.3fms", (double)v / 1e6);
 	return g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)v);
 }
 
-/* Cells of one row: workload, geometry, varying knobs, phase, figures, status. */
-static GPtrArray *table_cells(const struct bench_row *row, const struct bench_defs *defs)
+/* Table columns: workload, geometry, each knob, phase, each figure, status. */
+#define T_KNOB0 2
+#define T_PHASE (T_KNOB0 + BENCH_KNOB_COUNT)
+#define T_FIG0 (T_PHASE + 1)
+#define T_STATUS (T_FIG0 + BENCH_FIGURE_COUNT)
+#define T_COLUMNS (T_STATUS + 1)
+
+/* Figures in the order they are given room in an 80-column table. */
+static const enum bench_figure figure_priority[BENCH_FIGURE_COUNT] = {
+	BENCH_F_SIM_NS, BENCH_F_READS, BENCH_F_PROGS, BENCH_F_ERASES, BENCH_F_FLOOR_NS,
+	BENCH_F_OPS, BENCH_F_READ_BYTES, BENCH_F_PROG_BYTES, BENCH_F_ERASE_BYTES,
+	BENCH_F_BLANK_ERASES, BENCH_F_MAX_WEAR, BENCH_F_POLLS, BENCH_F_OVERSHOOT_NS,
+	BENCH_F_CPU_NS,
+};
+
+/* Cell c of a row (NULL row: the header); text from the CSV is escaped. */
+static char *table_cell(const struct bench_row *row, int c)
 {
-	GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
 	char buf[32];
 
-	g_ptr_array_add(cells, tool_esc_text(row->workload, -1, 0));
-	g_ptr_array_add(cells, tool_esc_text(row->geometry, -1, 0));
-	for (int k = 0; k < BENCH_KNOB_COUNT; k++) {
-		if (!bench_defs_varies(defs, k))
-			continue;
-		bench_knob_format(k, row->knob[k], buf, sizeof(buf));
-		g_ptr_array_add(cells, g_strdup(buf));
+	if (c == 0)
+		return row ? tool_esc_text(row->workload, -1, 0) : g_strdup("workload");
+	if (c == 1)
+		return row ? tool_esc_text(row->geometry, -1, 0) : g_strdup("geometry");
+	if (c < T_PHASE) {
+		if (!row)
+			return g_strdup(bench_knob(c - T_KNOB0)->name);
+		bench_knob_format(c - T_KNOB0, row->knob[c - T_KNOB0], buf, sizeof(buf));
+		return g_strdup(buf);
 	}
-	g_ptr_array_add(cells, tool_esc_text(row->phase, -1, 0));
-	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
-		g_ptr_array_add(cells, figure_cell(f, row->fig[f]));
-	g_ptr_array_add(cells, tool_esc_text(row->status, -1, 0));
-	return cells;
+	if (c == T_PHASE)
+		return row ? tool_esc_text(row->phase, -1, 0) : g_strdup("phase");
+	if (c < T_STATUS)
+		return row ? figure_cell(c - T_FIG0, row->fig[c - T_FIG0])
+			   : g_strdup(figures[c - T_FIG0].name);
+	return row ? tool_esc_text(row->status, -1, 0) : g_strdup("status");
 }
 
-static GPtrArray *table_header(const struct bench_defs *defs)
+static guint cell_width(const struct bench_row *row, int c)
 {
-	GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+	char *cell = table_cell(row, c);
+	guint w = (guint)strlen(cell);
 
-	g_ptr_array_add(cells, g_strdup("workload"));
-	g_ptr_array_add(cells, g_strdup("geometry"));
-	for (int k = 0; k < BENCH_KNOB_COUNT; k++)
-		if (bench_defs_varies(defs, k))
-			g_ptr_array_add(cells, g_strdup(bench_knob(k)->name));
-	g_ptr_array_add(cells, g_strdup("phase"));
-	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
-		g_ptr_array_add(cells, g_strdup(figures[f].short_name));
-	g_ptr_array_add(cells, g_strdup("status"));
-	return cells;
+	g_free(cell);
+	return w;
 }
 
-void bench_table(const GPtrArray *rows, const struct bench_defs *defs, GString *out)
+/*
+ * Which columns to show: the labels (knobs only when they vary) and status,
+ * then figures by priority while the line stays within BENCH_TABLE_COLUMNS
+ * (all of them when wide). Returns how many figures were left out.
+ */
+static int table_choose(const guint *width, const struct bench_defs *defs, gboolean wide,
+			gboolean *shown)
 {
-	GPtrArray *lines = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-	GPtrArray *head = table_header(defs);
-	guint ncol = head->len;
-	guint *width = g_new0(guint, ncol);
-	guint nlabel = ncol - BENCH_FIGURE_COUNT - 1; /* left-aligned text columns */
+	guint line = 0;
+	int left_out = 0;
 
-	g_ptr_array_add(lines, head);
-	for (guint i = 0; i < rows->len; i++)
-		g_ptr_array_add(lines, table_cells(g_ptr_array_index(rows, i), defs));
-	for (guint i = 0; i < lines->len; i++) {
-		GPtrArray *cells = g_ptr_array_index(lines, i);
-
-		for (guint c = 0; c < ncol; c++)
-			width[c] = MAX(width[c], (guint)strlen(g_ptr_array_index(cells, c)));
+	for (int c = 0; c < T_COLUMNS; c++) {
+		shown[c] = c < T_FIG0 ? (c < T_KNOB0 || c == T_PHASE ||
+					 bench_defs_varies(defs, c - T_KNOB0))
+				      : c == T_STATUS || wide;
+		if (shown[c])
+			line += width[c] + (line ? 2 : 0);
 	}
-	for (guint i = 0; i < lines->len; i++) {
-		GPtrArray *cells = g_ptr_array_index(lines, i);
+	for (int i = 0; !wide && i < BENCH_FIGURE_COUNT; i++) {
+		int c = T_FIG0 + figure_priority[i];
 
-		for (guint c = 0; c < ncol; c++) {
-			const char *cell = g_ptr_array_index(cells, c);
-			gboolean left = c < nlabel || c == ncol - 1;
-
-			g_string_append_printf(out, "%s%*s", c ? "  " : "",
-					       left ? -(int)width[c] : (int)width[c], cell);
+		if (line + 2 + width[c] <= BENCH_TABLE_COLUMNS) {
+			shown[c] = TRUE;
+			line += 2 + width[c];
+		} else {
+			left_out++;
 		}
-		while (out->len && out->str[out->len - 1] == ' ')
-			g_string_truncate(out, out->len - 1);
-		g_string_append_c(out, '\n');
 	}
-	g_free(width);
-	g_ptr_array_unref(lines);
+	return left_out;
+}
+
+static void table_line(GString *out, const struct bench_row *row, const guint *width,
+		       const gboolean *shown)
+{
+	gboolean first = TRUE;
+
+	for (int c = 0; c < T_COLUMNS; c++) {
+		char *cell;
+		gboolean left = c <= T_PHASE || c == T_STATUS;
+
+		if (!shown[c])
+			continue;
+		cell = table_cell(row, c);
+		g_string_append_printf(out, "%s%*s", first ? "" : "  ",
+				       left ? -(int)width[c] : (int)width[c], cell);
+		g_free(cell);
+		first = FALSE;
+	}
+	while (out->len && out->str[out->len - 1] == ' ')
+		g_string_truncate(out, out->len - 1);
+	g_string_append_c(out, '\n');
+}
+
+/* Two passes over the rows (widths, then lines), so no cell is kept. */
+void bench_table(const GPtrArray *rows, const struct bench_defs *defs, gboolean wide,
+		 GString *out, FILE *fp)
+{
+	guint width[T_COLUMNS];
+	gboolean shown[T_COLUMNS];
+	int left_out;
+
+	for (int c = 0; c < T_COLUMNS; c++)
+		width[c] = cell_width(NULL, c);
+	for (guint i = 0; i < rows->len; i++)
+		for (int c = 0; c < T_COLUMNS; c++)
+			width[c] = MAX(width[c], cell_width(g_ptr_array_index(rows, i), c));
+	left_out = table_choose(width, defs, wide, shown);
+	table_line(out, NULL, width, shown);
+	for (guint i = 0; i < rows->len; i++) {
+		table_line(out, g_ptr_array_index(rows, i), width, shown);
+		bench_out_flush(out, fp, FALSE);
+	}
+	if (left_out)
+		g_string_append_printf(out, "(%d more figures: --wide shows them all, -f csv too)\n",
+				       left_out);
 }
 
 void bench_progress_init(struct bench_progress *pr, uint64_t total)

@@ -43,8 +43,7 @@ enum bench_figure {
 };
 
 struct bench_figure_info {
-	const char *name;     /* CSV column */
-	const char *short_name; /* table column */
+	const char *name;     /* CSV column, JSON member, table header, --plot-y */
 	const char *help;
 	bool deterministic;
 	bool time_ns;
@@ -75,8 +74,17 @@ GPtrArray *bench_rows_new(void);
 void bench_csv_header(GString *out);
 void bench_csv_row(GString *out, const struct bench_row *row);
 gboolean bench_csv_write(const char *path, const GPtrArray *rows, GError **err);
-/* The rows as a JSON array of objects with the CSV's column names as members. */
-void bench_json(const GPtrArray *rows, GString *out);
+/* Output is written to fp (when not NULL) each time out holds this much. */
+#define BENCH_FLUSH_BYTES (1u << 20)
+/* bench_out_flush - write out to fp and empty it when it holds enough (or all). */
+void bench_out_flush(GString *out, FILE *fp, gboolean all);
+
+/*
+ * bench_json - the rows as a JSON array of objects with the CSV's column
+ * names as members; strings are valid UTF-8 (bytes of an --input CSV that
+ * are not become U+FFFD). fp: see bench_out_flush.
+ */
+void bench_json(const GPtrArray *rows, GString *out, FILE *fp);
 /* Read a CSV written by bench_csv_write; errors name path and line. */
 GPtrArray *bench_csv_read(const char *path, GError **err);
 /* The same over the len bytes at text (not NUL-terminated); path names it in errors. */
@@ -102,13 +110,22 @@ struct bench_compare_stats {
 /*
  * bench_compare - print, per matched row (same workload, geometry, knobs
  * and phase), each figure that changed with its difference in percent, and
- * a summary line. Rows are matched by key, never by position.
+ * a summary line. Rows are matched by key, never by position; when a key
+ * appears several times, its n-th new row matches its n-th old row.
  */
 struct bench_compare_stats bench_compare(const GPtrArray *old_rows, const GPtrArray *new_rows,
 					 const struct bench_defs *defs, GString *out);
 
-/* A table for people; knob columns only for the knobs that vary in defs. */
-void bench_table(const GPtrArray *rows, const struct bench_defs *defs, GString *out);
+#define BENCH_TABLE_COLUMNS 80
+/*
+ * bench_table - a table for people: workload, geometry, the knobs that vary
+ * in defs, phase, figures (times in ms), status. Headers are the figures'
+ * names. Figures get room in a fixed order of importance while lines fit
+ * BENCH_TABLE_COLUMNS; a last line says how many were left out. wide: every
+ * figure. fp: see bench_out_flush.
+ */
+void bench_table(const GPtrArray *rows, const struct bench_defs *defs, gboolean wide,
+		 GString *out, FILE *fp);
 
 /* Key of a row: workload, geometry, knobs, phase joined by commas. */
 char *bench_row_key(const struct bench_row *row);

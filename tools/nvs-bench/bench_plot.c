@@ -212,10 +212,11 @@ static GArray *data_ticks(const GPtrArray *series)
 {
 	GArray *xs = g_array_new(FALSE, FALSE, sizeof(double));
 
-	for (guint i = 0; i < series->len; i++) {
+	/* stop at the first value too many: the search below stays within MAX_DATA_TICKS */
+	for (guint i = 0; i < series->len && xs->len <= MAX_DATA_TICKS; i++) {
 		const struct series *s = g_ptr_array_index(series, i);
 
-		for (guint j = 0; j < s->points->len; j++) {
+		for (guint j = 0; j < s->points->len && xs->len <= MAX_DATA_TICKS; j++) {
 			double x = g_array_index(s->points, struct point, j).x;
 			guint k = 0;
 

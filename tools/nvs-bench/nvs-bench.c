@@ -29,6 +29,7 @@ static char *plot_log;
 static char *plot_title;
 static int jobs = 1;
 static gboolean list;
+static gboolean wide;
 static gboolean show_version;
 
 static const GOptionEntry entries[] = {
@@ -43,6 +44,8 @@ static const GOptionEntry entries[] = {
 	  "Write every row to a CSV file (header: see README)", "FILE.csv" },
 	{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Standard output: table, csv, json or none",
 	  "FMT" },
+	{ "wide", 'w', 0, G_OPTION_ARG_NONE, &wide,
+	  "Table with every figure (default: as many as fit 80 columns)", NULL },
 	{ "compare", 'c', 0, G_OPTION_ARG_FILENAME, &compare_path,
 	  "Print each figure that differs from an earlier CSV, in percent", "OLD.csv" },
 	{ "input", 'i', 0, G_OPTION_ARG_FILENAME, &input_path,
@@ -103,7 +106,8 @@ static void print_list(void)
 	for (unsigned i = 0; (p = fc_flash_sim_preset_at(i)); i++)
 		g_string_append_printf(s, "  %-9s erase %u B, write %u B\n", p->name, p->erase_size,
 				       p->write_size);
-	g_string_append(s, "figures (CSV columns, --plot-y):\n");
+	g_string_append(s, "figures (table headers, CSV columns, JSON members, --plot-y; the table "
+			   "gives times in ms):\n");
 	for (int f = 0; f < BENCH_FIGURE_COUNT; f++)
 		g_string_append_printf(s, "  %-13s %s%s\n", bench_figure(f)->name,
 				       bench_figure(f)->help, bench_figure(f)->time_ns ? ", ns" : "");
@@ -299,15 +303,16 @@ static int report(const GPtrArray *rows, const struct bench_defs *defs,
 	int rc = 0;
 
 	if (!strcmp(format, "table")) {
-		bench_table(rows, defs, out);
+		bench_table(rows, defs, wide, out, stdout);
 	} else if (!strcmp(format, "json")) {
-		bench_json(rows, out);
+		bench_json(rows, out, stdout);
 	} else if (!strcmp(format, "csv")) {
 		bench_csv_header(out);
 		g_string_append_c(out, '\n');
 		for (guint i = 0; i < rows->len; i++) {
 			bench_csv_row(out, g_ptr_array_index(rows, i));
 			g_string_append_c(out, '\n');
+			bench_out_flush(out, stdout, FALSE);
 		}
 	}
 	if (compare_path) {
