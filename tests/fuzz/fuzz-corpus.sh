@@ -9,7 +9,7 @@ top=${top_srcdir:-.}
 bld=${top_builddir:-.}
 dir=$1
 rm -rf "$dir"
-for t in nvs_image nvs_ops settings dtb geometry bench_defs bench_csv bench_plot; do
+for t in nvs_image nvs_ops settings dtb geometry inspect bench_defs bench_csv bench_plot; do
 	mkdir -p "$dir/$t"
 done
 
@@ -25,6 +25,7 @@ nvs_ops="0f 00 05 40 01 01 06 ff 02 02 07 10 03 03 05 00 00 04 06 00 00 05 00 00
 settings_ops="0c 00 01 20 01 01 02 00 02 02 04 50 03 04 00 00 00 05 00 10 00 06 00 00 00 \
 	07 41 00 00 03 02 00 00 08 01 00 00 04 00 00 00 00 07 30 07 08 02 00 00"
 
+n=0
 for expect in "$top"/fixtures/nvs/zephyr/*.expect.txt; do
 	geo=$(grep '^# geometry:' "$expect")
 	ss=$(echo "$geo" | sed -E 's/.*sector_size=([0-9]+).*/\1/')
@@ -39,6 +40,10 @@ for expect in "$top"/fixtures/nvs/zephyr/*.expect.txt; do
 	{ bytes $hdr "$(printf %02x $((crc + 16)))" $nvs_ops; cat "$bin"; } >"$dir/nvs_ops/$name.bin"
 	{ bytes $hdr "0$crc" $settings_ops; cat "$bin"; } >"$dir/settings/$name.bin"
 	{ bytes 00; cat "$bin"; } >"$dir/geometry/$name.bin"
+	# the views in turn: default, every view as a table, every view in JSON, --history
+	opts=$(echo "00:00 3f:00 bf:00 41:81" | cut -d' ' -f$((n % 4 + 1)))
+	n=$((n + 1))
+	{ bytes "${opts%:*}" "${opts#*:}"; cat "$bin"; } >"$dir/inspect/$name.bin"
 done
 
 "$bld/tests/fuzz/fuzz_mkseeds" "$dir/nvs_image"
@@ -47,6 +52,7 @@ for img in "$dir"/nvs_image/*-ff.bin "$dir"/nvs_image/*-00.bin; do
 	{ head -c 3 "$img"; bytes $nvs_ops; tail -c +4 "$img"; } >"$dir/nvs_ops/$name"
 	{ head -c 3 "$img"; bytes $settings_ops; tail -c +4 "$img"; } >"$dir/settings/$name"
 	{ bytes 00; tail -c +4 "$img"; } >"$dir/geometry/$name"
+	{ bytes 3f 00; tail -c +4 "$img"; } >"$dir/inspect/$name"
 done
 
 for dtb in "$bld"/fixtures/dt/*.dtb "$top"/fixtures/dt/kernel/*.dtb; do

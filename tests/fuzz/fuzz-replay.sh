@@ -9,6 +9,9 @@ corpus=$bld/tests/fuzz/replay-corpus
 top_srcdir=$top top_builddir=$bld sh "$top/tests/fuzz/fuzz-corpus.sh" "$corpus"
 for dir in "$corpus"/*/; do
 	t=$(basename "$dir")
-	"$bld/tests/fuzz/fuzz_replay" "$t" "$mutations" "$dir"*
+	m=$mutations
+	# a whole nvs-inspect run (walk, mount thread, checks, views) per input
+	[ "$t" = inspect ] && m=$((mutations / 4))
+	"$bld/tests/fuzz/fuzz_replay" "$t" "$m" "$dir"*
 done
 rm -rf "$corpus"

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "nvs_geometry.h"
+#include "geometry.h"
 
 #include "fuzz_util.h"
 
@@ -14,16 +14,15 @@ struct walk {
 	uint32_t slots;
 };
 
-static void count_slot(void *ctx, uint32_t sector, uint32_t slot, const struct nvs_raw_ate *ate,
-		       bool crc_ok)
+static int count_slot(void *ctx, uint32_t sector, uint32_t slot, const struct fc_nvs_ate *ate)
 {
 	struct walk *w = ctx;
 
 	(void)ate;
-	(void)crc_ok;
 	if (sector >= w->g->sector_count || (uint64_t)slot + w->g->ate_size > w->g->sector_size)
 		fuzz_violated("slot walk stays inside the partition", 0);
 	w->slots++;
+	return 0;
 }
 
 int fuzz_geometry(const uint8_t *data, size_t size)

@@ -7,6 +7,7 @@ const struct fuzz_target fuzz_targets[] = {
 	{ "settings", fuzz_settings },
 	{ "dtb", fuzz_dtb },
 	{ "geometry", fuzz_geometry },
+	{ "inspect", fuzz_inspect },
 	{ "bench_defs", fuzz_bench_defs },
 	{ "bench_csv", fuzz_bench_csv },
 	{ "bench_plot", fuzz_bench_plot },

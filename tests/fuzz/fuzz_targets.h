@@ -45,6 +45,13 @@ int fuzz_dtb(const uint8_t *data, size_t size);
 /* nvs-inspect's geometry detection over a dump: byte 0 picks the hint. */
 int fuzz_geometry(const uint8_t *data, size_t size);
 
+/*
+ * nvs-inspect over a dump: byte 0 picks the views (bits: summary, live,
+ * ates, settings, check, salvage, wide, json), byte 1 the geometry options;
+ * the dump follows.
+ */
+int fuzz_inspect(const uint8_t *data, size_t size);
+
 /* nvs-bench -D/-G arguments, one per line ("G..." a -G list), expanded. */
 int fuzz_bench_defs(const uint8_t *data, size_t size);
 
