@@ -11,6 +11,10 @@
 set -e
 pl="${top_builddir:-.}/tests/powerloss/pl_random"
 "$pl" --seed 1 --cases 60 --experiments 2
+# the other schedules on one case (2 x 512 B, write block 8, erase 0x00, data
+# CRC on): every op and every op of each recovery; ops 1, 2, 4, 8...
+"$pl" --case 27 --schedule exhaustive --depth 2 --engine nvs --mode torn
+"$pl" --case 27 --schedule log
 "$pl" --engine settings --mode torn --case 96 --cuts 684
 "$pl" --engine settings --mode bits --case 39 --cuts 404,1
 "$pl" --engine nvs --mode ooo --case 32 --cuts 218,21,8
