@@ -114,8 +114,10 @@ static int erase_and_empty(struct fc_zms *fs, uint32_t s)
 {
 	int rc = zms_erase_(fs, s);
 
-	zms_index_drop_sector_(fs, s);
-	zms_zcache_drop_sector_(fs, s);
+	if (zephyr_mode(fs))
+		zms_zcache_drop_sector_(fs, s);
+	else
+		zms_index_drop_sector_(fs, s);
 	return rc ? rc : add_empty(fs, s);
 }
 
@@ -241,7 +243,7 @@ static int skip_dirty_data(struct fc_zms *fs)
 	uint32_t lo = zoffs(fs, fs->data_wra), hi = zoffs(fs, fs->ate_wra), end;
 	int rc;
 
-	if (fs->cfg.no_erase || zephyr_mode(fs) || hi <= lo)
+	if (fs->cfg.no_erase || hi <= lo)
 		return 0;
 	rc = zms_dirty_end_(fs, fs->data_wra, hi - lo, &end);
 	if (rc || end == lo)
@@ -395,7 +397,7 @@ static int close_program(struct fc_zms *fs, const uint8_t *b)
 	uint32_t at = fs->ate_wra, wbs = zwbs(fs), end;
 	int rc;
 
-	if (zephyr_mode(fs) || fs->cfg.no_erase)
+	if (fs->cfg.no_erase)
 		return zms_ate_program_(fs, b);
 	rc = zms_dirty_end_(fs, at, fs->ate_size, &end);
 	if (!rc && end == zoffs(fs, at))
@@ -514,7 +516,7 @@ static int finish_torn_close(struct fc_zms *fs)
 	uint32_t ws = zsect(fs, fs->ate_wra), end;
 	int rc;
 
-	if (fs->cfg.no_erase || zephyr_mode(fs))
+	if (fs->cfg.no_erase)
 		return 0;
 	rc = zms_dirty_end_(fs, zaddr(fs, ws, close_slot(fs)), fs->ate_size, &end);
 	if (rc || end == close_slot(fs))
@@ -589,9 +591,10 @@ static int find_newest(struct fc_zms *fs, fc_zms_id_t id, struct zate *a, uint32
 				return 1;
 			}
 			rc = zms_ate_read_cached_(fs, *addr, a);
-			if (rc)
-				return rc;
-			return a->id == id && a->crc_ok ? 1 : FC_ECORRUPT;
+			if (rc || (a->id == id && a->crc_ok))
+				return rc ? rc : 1;
+			/* cells a cut left unsettled read differently now: the older ones count */
+			return zms_find_id_(fs, id, *addr, fs->ate_wra, a, addr);
 		}
 		if (!fs->index_refused)
 			return 0;

@@ -17,7 +17,7 @@
  *
  *   pl_random [--cases N] [--seed S] [--experiments K] [--min-cuts M]
  *             [--schedule random|none|linear|log|exhaustive] [--depth D]
- *             [--engine nvs|settings] [--mode NAME] [--case SEED [--cuts A,B,C]]
+ *             [--engine nvs|settings|zms|settings_zms] [--mode NAME] [--case SEED [--cuts A,B,C]]
  *
  * Prints per engine and mode the cut points tried (those in recovering
  * mounts too) and the failures, each failure with the options that replay
@@ -46,8 +46,10 @@ struct tally {
 	unsigned long runs, cuts, recovery_cuts, failures;
 };
 
-static const struct pl_engine *const engines[] = { &pl_nvs_engine, &pl_settings_engine };
-static struct tally tallies[2][FC_FLASH_SIM_CUT_MODES];
+static const struct pl_engine *const engines[] = { &pl_nvs_engine, &pl_settings_engine,
+						    &pl_zms_engine, &pl_settings_zms_engine };
+#define ENGINES (sizeof(engines) / sizeof(engines[0]))
+static struct tally tallies[ENGINES][FC_FLASH_SIM_CUT_MODES];
 static struct pl_rig rig;
 static struct pl_case cs;
 
@@ -438,12 +440,13 @@ static void sched_iter(const struct pl_engine *e, const struct pl_case *c,
 
 static void one_case(const struct opts *o, uint32_t seed)
 {
-	for (unsigned int ei = 0; ei < 2; ei++) {
+	/* the zms engines run when asked for (--engine; make powerloss-zms) */
+	for (unsigned int ei = 0; ei < (o->engine >= 0 ? ENGINES : 2); ei++) {
 		uint32_t total;
 
 		if (o->engine >= 0 && (unsigned int)o->engine != ei)
 			continue;
-		gen_case(&cs, seed, ei == 1);
+		gen_case(&cs, seed, ei % 2 == 1);
 		/* the uncut run: its failures count under every mode's "atomic" row */
 		count(&tallies[ei][0], 0, run(engines[ei], &cs, FC_FLASH_SIM_CUT_ATOMIC, NULL, 0, &total));
 		for (unsigned int m = 0; m < FC_FLASH_SIM_CUT_MODES; m++) {
@@ -469,7 +472,7 @@ static int usage(const char *msg)
 {
 	fprintf(stderr, "pl_random: %s\nusage: pl_random [--cases N] [--seed S] [--experiments K] "
 		"[--min-cuts M] [--schedule random|none|linear|log|exhaustive] [--depth D] "
-		"[--engine nvs|settings] [--mode NAME] [--case SEED [--cuts A,B,C]]\n", msg);
+		"[--engine nvs|settings|zms|settings_zms] [--mode NAME] [--case SEED [--cuts A,B,C]]\n", msg);
 	return 2;
 }
 
@@ -516,7 +519,7 @@ static int parse_named(const char *arg, const char *const *names, unsigned int n
 static int parse(int argc, char **argv, struct opts *o)
 {
 	static const char *const sched_names[] = { "none", "linear", "log", "exhaustive", "random" };
-	static const char *const engine_names[] = { "nvs", "settings" };
+	static const char *const engine_names[] = { "nvs", "settings", "zms", "settings_zms" };
 	const char *mode_names[FC_FLASH_SIM_CUT_MODES];
 	unsigned long v;
 	int rc = 0;
@@ -553,7 +556,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		else if (!strcmp(a, "--schedule"))
 			rc = parse_named(val, sched_names, 5, &o->schedule, a);
 		else if (!strcmp(a, "--engine"))
-			rc = parse_named(val, engine_names, 2, &o->engine, a);
+			rc = parse_named(val, engine_names, ENGINES, &o->engine, a);
 		else if (!strcmp(a, "--mode"))
 			rc = parse_named(val, mode_names, FC_FLASH_SIM_CUT_MODES, &o->mode, a);
 		else
@@ -568,7 +571,7 @@ static unsigned long total_cuts(void)
 {
 	unsigned long n = 0;
 
-	for (unsigned int e = 0; e < 2; e++)
+	for (unsigned int e = 0; e < ENGINES; e++)
 		for (unsigned int m = 0; m < FC_FLASH_SIM_CUT_MODES; m++)
 			n += tallies[e][m].cuts;
 	return n;
@@ -578,7 +581,7 @@ static unsigned long report(unsigned long cases)
 {
 	unsigned long cuts = 0, rec = 0, failures = 0;
 
-	for (unsigned int e = 0; e < 2; e++) {
+	for (unsigned int e = 0; e < ENGINES; e++) {
 		for (unsigned int m = 0; m < FC_FLASH_SIM_CUT_MODES; m++) {
 			const struct tally *t = &tallies[e][m];
 

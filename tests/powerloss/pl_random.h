@@ -14,6 +14,7 @@
 
 #include "fdtcache/flash_sim.h"
 #include "fdtcache/settings.h"
+#include "fdtcache/settings_zms.h"
 
 #define PL_SECTORS_MAX 8u
 #define PL_SECTOR_MAX 8192u
@@ -72,11 +73,14 @@ struct pl_rig {
 	struct fc_nvs fs;
 	struct fc_settings st;
 	uint16_t name_cache[PL_KEYS_MAX + 8];
+	struct fc_zms zfs;
+	struct fc_zms_slot zslots[PL_SLOTS_MAX];
+	struct fc_settings_zms zst;
 	bool other_lookup; /* mount with the other lookup mode (the final check) */
 	char why[160];     /* what a failed mount or check met */
 };
 
-/* An engine under test: nvs itself, or settings on nvs. */
+/* An engine under test: nvs or zms itself, or settings on either. */
 struct pl_engine {
 	const char *name;
 	/* Mount (settings: also init and load). 0, or an error with rig->why. */
@@ -91,6 +95,8 @@ struct pl_engine {
 
 extern const struct pl_engine pl_nvs_engine;
 extern const struct pl_engine pl_settings_engine;
+extern const struct pl_engine pl_zms_engine;          /* pl_zms.c */
+extern const struct pl_engine pl_settings_zms_engine;
 
 /* The value bytes: xorshift32 from seed, all 0xff / 0x00 for seed % 16 == 3 / 4. */
 void pl_value(struct pl_val *v, unsigned int len, uint32_t seed);

@@ -52,8 +52,7 @@ static bool expected_id(const struct zms_expect *e, uint64_t id)
 	return false;
 }
 
-static void check_state(struct fc_zms *fs, const char *name, const struct zms_expect *e,
-			bool zephyr_rules)
+static void check_state(struct fc_zms *fs, const char *name, const struct zms_expect *e)
 {
 	uint32_t ds = fc_zms_addr_sector(fs, fs->data_wra), dof = fc_zms_addr_offset(fs, fs->data_wra);
 
@@ -62,7 +61,7 @@ static void check_state(struct fc_zms *fs, const char *name, const struct zms_ex
 		      "%s: ate_wra %x, Zephyr %u:%x", name, fs->ate_wra, e->ate_sector, e->ate_off);
 	ck_assert_uint_eq(fs->sector_cycle, e->cycle);
 	ck_assert_int_eq(fc_zms_calc_free_space(fs), e->free_space);
-	if (zephyr_rules || !torn_data(name)) {
+	if (!torn_data(name)) {
 		ck_assert_msg(ds == e->data_sector && dof == e->data_off,
 			      "%s: data_wra %u:%x, Zephyr %u:%x", name, ds, dof, e->data_sector,
 			      e->data_off);
@@ -95,7 +94,7 @@ START_TEST(vector_index)
 	ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
 	ck_assert_uint_eq(d->cnt.progs, e.mount_progs);
 	ck_assert_uint_eq(d->cnt.erases, e.mount_erases);
-	check_state(&fs, name, &e, false);
+	check_state(&fs, name, &e);
 	check_entries(&fs, name, &e);
 	counting_flash_reset(&d->cnt);
 	for (uint64_t id = 0; id < 0x1000; id++) {
@@ -139,7 +138,7 @@ START_TEST(vector_other_lookups)
 		ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
 		ck_assert_uint_eq(d->cnt.progs, e.mount_progs);
 		ck_assert_uint_eq(d->cnt.erases, e.mount_erases);
-		check_state(&fs, name, &e, lookup == FC_ZMS_LOOKUP_ZEPHYR);
+		check_state(&fs, name, &e);
 		check_entries(&fs, name, &e);
 		zms_dev_free(d);
 	}
@@ -197,9 +196,11 @@ START_TEST(vector_walk)
 END_TEST
 
 /*
- * The torn-data trap: after zms_cut_data's cut, Zephyr programs the next
- * value over the half-written bytes (a strict NOR device refuses it);
- * this engine writes it above them and reads it back intact.
+ * The torn-data trap: after zms_cut_data's and zms_cut_ate's cuts, Zephyr
+ * programs the next value over the half-written bytes (a strict NOR device
+ * refuses it, a lenient one ANDs the bits and the value reads back
+ * corrupted). This engine writes it above them, in either lookup mode, on
+ * a simulator that refuses any program of bytes that are not erased.
  */
 START_TEST(torn_data_not_programmed_over)
 {
@@ -224,10 +225,8 @@ START_TEST(torn_data_not_programmed_over)
 			for (int i = 0; i < 24; i++)
 				val[i] = (uint8_t)(0x5a + i);
 			ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
-			if (z) {
-				ck_assert_int_eq(fc_zms_write(&fs, 0x7e57, val, 24), FC_ENOTERASED);
-				continue;
-			}
+			/* Zephyr's data_wra is inside the torn bytes */
+			ck_assert(zs.mem[(e.data_sector * e.sector_size) + e.data_off] != 0xff);
 			ck_assert_int_eq(fc_zms_write(&fs, 0x7e57, val, 24), 24);
 			ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
 			ck_assert_int_eq(fc_zms_read(&fs, 0x7e57, back, sizeof(back)), 24);

@@ -43,7 +43,8 @@ enum fc_zms_lookup {
 	 * from the newest (from the slot of Zephyr's lookup cache when index
 	 * slots are given: the slots then act as CONFIG_ZMS_LOOKUP_CACHE),
 	 * free space is Zephyr's O(n^2) count, erases are verified by reading
-	 * the sector back. */
+	 * the sector back. What is programmed, and the power-loss rules, are
+	 * the same in both modes. */
 	FC_ZMS_LOOKUP_ZEPHYR,
 };
 

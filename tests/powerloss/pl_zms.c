@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The ZMS engines of the randomised sweep: zms (keys are 32-bit ids) and
+ * settings on zms (keys are names; every mount also inits and loads, which
+ * repairs the list). A value longer than ZMS allows in the case's sector is
+ * refused like a full partition: nothing is written.
+ *
+ * The engines program through a guard that refuses (FC_ENOTERASED) any
+ * program over bytes that are not erased, with one exception it counts and
+ * prints: a close ATE a cut left with a partly programmed write block
+ * (the bit-level modes), which ZMS's format can only complete by
+ * programming that block again (Zephyr reads a sector as closed only with
+ * a valid close ATE). The simulator ANDs for that one case.
+ */
+#include "pl_random.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+	struct fc_flash dev;
+	struct pl_rig *r;
+	unsigned long close_completions;
+	bool reported;
+} guard;
+
+static void report_completions(void)
+{
+	printf("pl_random: zms: %lu close ATEs completed over a partly programmed write block "
+	       "(no other program over bytes that were not erased)\n", guard.close_completions);
+}
+
+static int guard_read(void *ctx, uint32_t off, void *buf, uint32_t len)
+{
+	return fc_flash_read(&((struct pl_rig *)ctx)->sim.dev, off, buf, len);
+}
+
+static int guard_erase(void *ctx, uint32_t off, uint32_t len)
+{
+	return fc_flash_erase(&((struct pl_rig *)ctx)->sim.dev, off, len);
+}
+
+static int guard_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
+{
+	struct pl_rig *r = ctx;
+	uint32_t ate = FC_ALIGN_UP(16u, r->c->wbs), in = off % r->c->sector_size;
+	bool erased = true;
+
+	for (uint32_t i = 0; i < len; i++)
+		erased &= r->mem[off + i] == r->c->erase_value;
+	if (!erased) {
+		if (in < r->c->sector_size - 2 * ate || in >= r->c->sector_size - ate)
+			return FC_ENOTERASED;
+		guard.close_completions++;
+	}
+	return fc_flash_prog(&r->sim.dev, off, buf, len);
+}
+
+static const struct fc_flash *guarded(struct pl_rig *r)
+{
+	if (!guard.reported) {
+		guard.reported = true;
+		atexit(report_completions);
+	}
+	r->sim.cfg.flags |= FC_FLASH_SIM_AND;
+	guard.r = r;
+	guard.dev.geo = r->sim.dev.geo;
+	guard.dev.read = guard_read;
+	guard.dev.prog = guard_prog;
+	guard.dev.erase = guard_erase;
+	guard.dev.ctx = r;
+	return &guard.dev;
+}
+
+static int zms_mount(struct pl_rig *r)
+{
+	const struct pl_case *c = r->c;
+	bool index = (c->lookup == FC_NVS_LOOKUP_INDEX) != r->other_lookup;
+	struct fc_zms_config cfg = {
+		.flash = guarded(r), .sector_size = c->sector_size, .sector_count = c->sectors,
+		.data_crc = c->data_crc,
+		.lookup = index ? FC_ZMS_LOOKUP_INDEX : FC_ZMS_LOOKUP_ZEPHYR,
+		.index_slots = r->zslots, .index_slot_count = c->slots,
+	};
+	int rc;
+
+	if (r->other_lookup)
+		cfg.index_slot_count = index ? 128 : 16;
+	else if (c->ate_cache && index && sizeof(r->ate_cache) >= 2 * FC_ALIGN_UP(16u, c->wbs)) {
+		cfg.ate_cache = r->ate_cache;
+		cfg.ate_cache_size = sizeof(r->ate_cache);
+	}
+	rc = fc_zms_mount(&r->zfs, &cfg);
+	if (rc)
+		snprintf(r->why, sizeof(r->why), "zms mount: %s", fc_strerror(rc));
+	return rc;
+}
+
+static int refused(int rc)
+{
+	return rc == FC_ETOOBIG ? FC_ENOSPC : rc;
+}
+
+static int zms_apply(struct pl_rig *r, const struct pl_op *o, const struct pl_val *v)
+{
+	uint16_t id = r->c->ids[o->key];
+	int rc = v->len < 0 ? fc_zms_delete(&r->zfs, id)
+			    : fc_zms_write(&r->zfs, id, v->b, (size_t)v->len);
+
+	return rc < 0 ? refused(rc) : 0;
+}
+
+static int got(int rc, struct pl_val *v)
+{
+	if (rc == FC_ENOENT) {
+		v->len = -1;
+		return 0;
+	}
+	if (rc > (int)PL_VMAX)
+		rc = FC_ETOOBIG;
+	v->len = rc;
+	return rc < 0 ? rc : 0;
+}
+
+static int zms_get(struct pl_rig *r, unsigned int key, struct pl_val *v)
+{
+	return got(fc_zms_read(&r->zfs, r->c->ids[key], v->b, PL_VMAX), v);
+}
+
+static int zms_free(struct pl_rig *r)
+{
+	return fc_zms_calc_free_space(&r->zfs);
+}
+
+const struct pl_engine pl_zms_engine = { "zms", zms_mount, zms_apply, zms_get, zms_free };
+
+/* ---- settings on zms ---- */
+
+static int szms_get(struct pl_rig *r, unsigned int key, struct pl_val *v)
+{
+	char name[80];
+
+	pl_name(r->c, key, name, sizeof(name));
+	return got(fc_settings_zms_get(&r->zst, name, v->b, PL_VMAX), v);
+}
+
+/* What a load delivers: each name once, each a key's name, each as get reads it. */
+struct delivered {
+	struct pl_rig *r;
+	bool seen[PL_KEYS_MAX];
+	bool bad;
+};
+
+static int deliver(void *ctx, const struct fc_settings_zms_entry *e)
+{
+	static struct pl_val v;
+	struct delivered *d = ctx;
+	char name[80];
+
+	for (unsigned int k = 0; k < d->r->c->keys; k++) {
+		pl_name(d->r->c, k, name, sizeof(name));
+		if (strcmp(name, e->name))
+			continue;
+		if (d->seen[k] || szms_get(d->r, k, &v) || v.len != (int)e->value_len ||
+		    memcmp(v.b, e->value, e->value_read))
+			break;
+		d->seen[k] = true;
+		return 0;
+	}
+	d->bad = true;
+	snprintf(d->r->why, sizeof(d->r->why), "load: unexpected, repeated or differing \"%.64s\"",
+		 e->name);
+	return 0;
+}
+
+static int szms_mount(struct pl_rig *r)
+{
+	static struct delivered d;
+	static uint8_t buf[PL_VMAX];
+	static struct pl_val v;
+	int rc = zms_mount(r);
+
+	if (rc)
+		return rc;
+	rc = fc_settings_zms_init(&r->zst, &r->zfs);
+	if (!rc) {
+		memset(&d, 0, sizeof(d));
+		d.r = r;
+		rc = fc_settings_zms_load(&r->zst, buf, sizeof(buf), deliver, &d);
+	}
+	if (rc) {
+		snprintf(r->why, sizeof(r->why), "settings init/load: %s", fc_strerror(rc));
+		return rc;
+	}
+	if (d.bad)
+		return FC_ECORRUPT;
+	/* a name get finds is one the load delivered */
+	for (unsigned int k = 0; k < r->c->keys; k++) {
+		rc = szms_get(r, k, &v);
+		if (rc || (v.len >= 0) != d.seen[k]) {
+			snprintf(r->why, sizeof(r->why), "key %u: get %s, len %d, load %s", k,
+				 fc_strerror(rc), v.len, d.seen[k] ? "delivered it" : "did not");
+			return rc ? rc : FC_ECORRUPT;
+		}
+	}
+	return 0;
+}
+
+static int szms_apply(struct pl_rig *r, const struct pl_op *o, const struct pl_val *v)
+{
+	char name[80];
+
+	pl_name(r->c, o->key, name, sizeof(name));
+	if (v->len < 0)
+		return fc_settings_zms_delete(&r->zst, name);
+	return refused(fc_settings_zms_save(&r->zst, name, v->b, (size_t)v->len));
+}
+
+const struct pl_engine pl_settings_zms_engine = {
+	"settings_zms", szms_mount, szms_apply, szms_get, zms_free,
+};
