@@ -69,6 +69,23 @@ LC_ALL=C grep -q '[^ -~]' "$tmp/out" && bad "--settings printed bytes that are n
 "$tool" --settings --live --ates --format json "$tmp/names.bin" > "$tmp/json" 2>&1
 "$damage" json "$tmp/json" settings live ates || bad "--format json on hostile names is not valid JSON"
 
+# settings as a user reads them: sorted by name, printable values as text
+# with quotes and backslashes escaped (a C string's NUL shown), --history by
+# name, and a message where nothing is stored
+"$damage" setting "$tmp/names.bin" 4096 4 "app/greeting" 'say "hi" \ now' || bad "cannot save a text setting"
+"$tool" --settings "$tmp/names.bin" > "$tmp/out" 2>&1
+grep -qx 'app/greeting = "say \\"hi\\" \\\\ now"' "$tmp/out" || bad "text value: $(grep -a greeting "$tmp/out")"
+grep = "$tmp/out" | sed 's/ = .*//' | grep -v '^==' > "$tmp/names"
+LC_ALL=C sort -c "$tmp/names" 2> /dev/null || bad "--settings is not sorted by name"
+"$tool" --history app/greeting "$tmp/names.bin" > "$tmp/out" 2>&1
+grep -q '^[0-9]*:0x[0-9a-f]* live    len=14 data=7361792022686922205c206e6f77$' "$tmp/out" || bad "--history NAME: $(cat "$tmp/out")"
+"$tool" --history app/none "$tmp/names.bin" > "$tmp/out" 2>&1
+grep -q '^no setting named app/none in the image (257 settings)$' "$tmp/out" || bad "--history of an absent name: $(cat "$tmp/out")"
+"$tool" --history 0x1234 "$vec/nvs_history.bin" > "$tmp/out" 2>&1
+grep -q '^no value of id 0x1234 is stored in the image$' "$tmp/out" || bad "--history of an absent id: $(cat "$tmp/out")"
+"$tool" --settings "$vec/nvs_history.bin" > "$tmp/out" 2>&1
+grep -q '^no settings in the image' "$tmp/out" || bad "--settings without settings: $(cat "$tmp/out")"
+
 # a file name that is not UTF-8 and holds a newline
 odd=$(printf 'dump\377\n.bin')
 cp "$img" "$tmp/$odd"

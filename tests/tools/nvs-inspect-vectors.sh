@@ -3,7 +3,7 @@
 # lines of the .expect.txt (in increasing id order), with the geometry
 # detected and given; --summary reports the write pointers and free space of
 # the "# after mount" line; --settings lists the names and values that
-# settings_load() reported; --check finds nothing wrong in the vectors that
+# settings_load() reported, sorted by name; --check finds nothing wrong in the vectors that
 # no power cut damaged; the dump is never modified.
 set -u
 . "${top_srcdir:-.}/tests/tools/nvs-inspect-common.sh"
@@ -38,9 +38,9 @@ for bin in "$vec"/*.bin; do
 	got_mount=$(sed -n 's/^after mount: //p' "$tmp/auto")
 	[ "$want_mount" = "$got_mount" ] || bad "$name: --summary after mount '$got_mount', expected '$want_mount'"
 
-	# settings images: --settings lists what settings_load() reported, in its order
+	# settings images: --settings lists what settings_load() reported, by name
 	if grep -q '^name=' "$expect"; then
-		sed -n 's/^name=\(.*\) len=[0-9]* data=\(.*\)$/\1 = \2/p' "$expect" > "$tmp/want_settings"
+		sed -n 's/^name=\(.*\) len=[0-9]* data=\(.*\)$/\1 = \2/p' "$expect" | LC_ALL=C sort > "$tmp/want_settings"
 		grep -v '^==' "$tmp/auto" | grep ' = ' > "$tmp/settings"
 		cmp -s "$tmp/want_settings" "$tmp/settings" || { bad "$name: --settings differs:"; diff "$tmp/want_settings" "$tmp/settings" | head -n 5; }
 		settings=$((settings + 1))

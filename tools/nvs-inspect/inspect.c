@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "fdtcache/settings.h"
+
 void inspect_init(struct inspect *in)
 {
 	memset(in, 0, sizeof(*in));
@@ -71,7 +73,21 @@ void inspect_free(struct inspect *in)
 	g_free(in->opt.partition);
 }
 
-int inspect_run(struct inspect *in)
+/* --history NAME: the value id of the setting of that name (history_id stays -1 if none). */
+static void history_of_name(struct inspect *in)
+{
+	guint i;
+
+	for (i = 0; i < in->settings->len; i++) {
+		const struct setting *s = &g_array_index(in->settings, struct setting, i);
+
+		if (!strcmp(s->name, in->opt.history_name))
+			in->opt.history_id = s->name_id + FC_SETTINGS_VALUE_OFFSET;
+	}
+}
+
+/* Everything but the views: returns 0, or 1 when the input cannot be read. */
+int inspect_analyze(struct inspect *in)
 {
 	const struct options *o = &in->opt;
 	bool json = o->format && !strcmp(o->format, "json");
@@ -88,7 +104,7 @@ int inspect_run(struct inspect *in)
 	}
 	if (inspect_load(in) < 0)
 		return 1;
-	in->keep_ates = o->ates || o->history_id >= 0;
+	in->keep_ates = o->ates || o->history;
 	/* JSON always carries the verdicts, for scripts that diff them */
 	in->check_sectors = o->check || o->salvage || json;
 	vote_data_crc(in);
@@ -98,11 +114,23 @@ int inspect_run(struct inspect *in)
 	mount_copy_finish(in);
 	if (in->mount_rc >= 0 && o->live)
 		read_live(in);
-	if (in->mount_rc >= 0 && o->settings)
+	if (in->mount_rc >= 0 && (o->settings || o->history_name))
 		read_settings(in);
+	if (o->history_name)
+		history_of_name(in);
 	if (in->check_sectors)
 		run_checks(in);
 	tally_verdicts(in);
+	return 0;
+}
+
+int inspect_run(struct inspect *in)
+{
+	const struct options *o = &in->opt;
+	bool json = o->format && !strcmp(o->format, "json");
+
+	if (inspect_analyze(in))
+		return 1;
 	if (json)
 		print_json(in);
 	else

@@ -73,8 +73,9 @@ struct options {
 	gchar *sector_size_s, *sectors_s, *write_block_s, *offset_s;
 	gchar *erase_value, *data_crc, *format, *history;
 	gchar *input_format, *dts, *dtb, *partition;
-	gboolean summary, live, ates, settings, check, salvage, wide;
+	gboolean summary, live, ates, settings, check, salvage, wide, diff;
 	int history_id;       /* -1: no --history */
+	const char *history_name; /* --history NAME: a setting's name */
 };
 
 struct inspect {
@@ -216,7 +217,11 @@ void print_json(struct inspect *in);
 
 /* inspect.c: the whole run on in->path, after the options; returns the exit status */
 void inspect_init(struct inspect *in);
+int inspect_analyze(struct inspect *in);
 int inspect_run(struct inspect *in);
+
+/* diff.c: --diff OLD NEW, both analyzed with the same options */
+int inspect_diff(struct inspect *old, struct inspect *new_);
 void inspect_free(struct inspect *in);
 
 #endif /* FDTCACHE_NVS_INSPECT_H */

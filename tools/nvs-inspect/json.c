@@ -7,6 +7,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "common/escape.h"
 #include "common/json.h"
 
 static void json_int(JsonBuilder *b, const char *key, gint64 v)
@@ -173,14 +174,17 @@ static void json_ates(JsonBuilder *b, const struct inspect *in)
 	g_array_free(sorted, TRUE);
 }
 
-static void json_history(JsonBuilder *b, struct inspect *in, uint16_t id)
+/* id null: no setting of that name; values [] : nothing stored. */
+static void json_history(JsonBuilder *b, struct inspect *in)
 {
-	GPtrArray *h = history_of(in, id);
+	int id = in->opt.history_id;
+	GPtrArray *h = id >= 0 ? history_of(in, (uint16_t)id) : g_ptr_array_new();
 	guint i;
 
 	json_builder_set_member_name(b, "history");
 	json_builder_begin_object(b);
-	json_int(b, "id", id);
+	json_int_or_null(b, "id", id);
+	tool_json_str(b, "name", in->opt.history_name);
 	json_builder_set_member_name(b, "values");
 	json_builder_begin_array(b);
 	for (i = 0; i < h->len; i++)
@@ -200,7 +204,7 @@ static void json_settings(JsonBuilder *b, const struct inspect *in)
 		const struct setting *s = &g_array_index(in->settings, struct setting, i);
 		gsize n;
 		const char *p = g_bytes_get_data(s->value, &n);
-		char *text = printable(s->value) ? g_strndup(p, n) : NULL;
+		char *text = printable(s->value) ? tool_esc_utf8(p, (gssize)n) : NULL;
 
 		json_builder_begin_object(b);
 		tool_json_str(b, "name", s->name);
@@ -285,8 +289,8 @@ void print_json(struct inspect *in)
 		json_live(b, in);
 	if (in->opt.ates)
 		json_ates(b, in);
-	if (in->opt.history_id >= 0)
-		json_history(b, in, (uint16_t)in->opt.history_id);
+	if (in->opt.history)
+		json_history(b, in);
 	if (in->opt.settings)
 		json_settings(b, in);
 	if (in->opt.salvage)

@@ -75,17 +75,18 @@ static int parse_options(struct inspect *in, int *argc, char ***argv)
 		{ "summary", 0, 0, G_OPTION_ARG_NONE, &o->summary, "Geometry, sector map, write position, free space, what a mount does", NULL },
 		{ "live", 0, 0, G_OPTION_ARG_NONE, &o->live, "Entries a mount reads back: id=0x%04x len=N data=HEX", NULL },
 		{ "ates", 0, 0, G_OPTION_ARG_NONE, &o->ates, "Every ATE with its address, fields, status and data", NULL },
-		{ "history", 0, 0, G_OPTION_ARG_STRING, &o->history, "Every stored value of an id, newest first", "ID" },
+		{ "history", 0, 0, G_OPTION_ARG_STRING, &o->history, "Every stored value of an id or of a setting (by name), newest first", "ID|NAME" },
 		{ "settings", 0, 0, G_OPTION_ARG_NONE, &o->settings, "Settings names and values, orphans flagged", NULL },
 		{ "check", 0, 0, G_OPTION_ARG_NONE, &o->check, "Integrity verdicts; exit 1 on any error", NULL },
 		{ "data-crc", 0, 0, G_OPTION_ARG_STRING, &o->data_crc, "Values carry a CRC-32: auto (default), on, off", "MODE" },
 		{ "salvage", 0, 0, G_OPTION_ARG_NONE, &o->salvage, "Unverified values readable from damaged regions", NULL },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Output format: table (default) or json", "FMT" },
+		{ "diff", 'd', 0, G_OPTION_ARG_NONE, &o->diff, "Compare two dumps of a partition, OLD and NEW: ids, settings, sectors, mounts", NULL },
 		{ "wide", 'w', 0, G_OPTION_ARG_NONE, &o->wide, "Tables wider than 80 columns (32 value bytes per ATE row)", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionContext *ctx = g_option_context_new("IMAGE");
+	GOptionContext *ctx = g_option_context_new("IMAGE | --diff OLD NEW");
 	GError *err = NULL;
 	char *bad = NULL;
 	int ev, rc = 0;
@@ -98,8 +99,8 @@ static int parse_options(struct inspect *in, int *argc, char ***argv)
 	} else if (version) {
 		printf("nvs-inspect %s\n", PACKAGE_VERSION);
 		rc = -1;
-	} else if (*argc != 2) {
-		rc = usage_error(ctx, "expected exactly one IMAGE");
+	} else if (*argc != (o->diff ? 3 : 2)) {
+		rc = usage_error(ctx, o->diff ? "--diff needs OLD and NEW" : "expected exactly one IMAGE");
 	} else if (o->format && strcmp(o->format, "table") && strcmp(o->format, "json")) {
 		rc = usage_error(ctx, "--format must be table or json");
 	} else if (o->input_format && tool_image_format_parse(o->input_format) < 0) {
@@ -115,8 +116,10 @@ static int parse_options(struct inspect *in, int *argc, char ***argv)
 	} else if (o->data_crc && strcmp(o->data_crc, "auto") && strcmp(o->data_crc, "on") &&
 		   strcmp(o->data_crc, "off")) {
 		rc = usage_error(ctx, "--data-crc must be auto, on or off");
+	} else if (o->history && !g_ascii_isdigit(*o->history)) {
+		o->history_name = o->history; /* a setting, by name */
 	} else if ((o->history_id = parse_id(o->history)) == -2) {
-		rc = usage_error(ctx, "--history needs an id 0..0xfffe");
+		rc = usage_error(ctx, "--history needs an id 0..0xfffe or a setting's name");
 	} else if (!parse_erase_value(o->erase_value, &ev)) {
 		rc = usage_error(ctx, "--erase-value must be a byte (0..0xff)");
 	} else if (!parse_u32("--sector-size", o->sector_size_s, &o->sector_size, &bad) ||
@@ -132,14 +135,40 @@ static int parse_options(struct inspect *in, int *argc, char ***argv)
 	return rc;
 }
 
+/* The second dump of --diff gets the same options (its own copies of the strings). */
+static void copy_options(struct options *to, const struct options *from)
+{
+	*to = *from;
+	to->sector_size_s = g_strdup(from->sector_size_s);
+	to->sectors_s = g_strdup(from->sectors_s);
+	to->write_block_s = g_strdup(from->write_block_s);
+	to->offset_s = g_strdup(from->offset_s);
+	to->erase_value = g_strdup(from->erase_value);
+	to->data_crc = g_strdup(from->data_crc);
+	to->format = g_strdup(from->format);
+	to->history = g_strdup(from->history);
+	to->history_name = NULL;
+	to->input_format = g_strdup(from->input_format);
+	to->dts = g_strdup(from->dts);
+	to->dtb = g_strdup(from->dtb);
+	to->partition = g_strdup(from->partition);
+}
+
 int main(int argc, char **argv)
 {
-	struct inspect in;
+	struct inspect in, other;
 	int rc;
 
 	inspect_init(&in);
 	rc = parse_options(&in, &argc, &argv);
-	if (rc == 0) {
+	if (rc == 0 && in.opt.diff) {
+		inspect_init(&other);
+		copy_options(&other.opt, &in.opt);
+		in.path = argv[1];
+		other.path = argv[2];
+		rc = inspect_diff(&in, &other);
+		inspect_free(&other);
+	} else if (rc == 0) {
 		in.path = argv[1];
 		rc = inspect_run(&in);
 	} else if (rc < 0) {

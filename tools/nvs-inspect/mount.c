@@ -224,12 +224,19 @@ static int setting_problem_cb(void *ctx, const struct fc_settings_problem *p)
 	return 0;
 }
 
+/* Settings as a user reads them: by name (bytes compared). */
+static int by_name(gconstpointer a, gconstpointer b)
+{
+	return strcmp(((const struct setting *)a)->name, ((const struct setting *)b)->name);
+}
+
 void read_settings(struct inspect *in)
 {
 	struct fc_settings_scan_ops ops = { setting_pair_cb, setting_problem_cb };
 	uint8_t *buf = g_malloc(in->geo.geo.sector_size);
 	int rc = fc_settings_scan(&in->fs, buf, in->geo.geo.sector_size, &ops, in);
 
+	g_array_sort(in->settings, by_name);
 	if (rc < 0)
 		verdict(in, SEV_ERROR, "settings-scan", -1, -1, "settings scan fails: %s",
 			fc_strerror(rc));

@@ -211,13 +211,25 @@ static void table_ates(const struct inspect *in)
 	g_array_free(sorted, TRUE);
 }
 
-static void table_history(struct inspect *in, uint16_t id)
+static void table_history(struct inspect *in)
 {
-	GPtrArray *h = history_of(in, id);
-	char *title = g_strdup_printf("history of id 0x%04x (%u stored, newest first)", id, h->len);
+	uint16_t id = (uint16_t)in->opt.history_id;
+	GPtrArray *h = in->opt.history_id >= 0 ? history_of(in, id) : g_ptr_array_new();
+	char *name = in->opt.history_name ? tool_esc_name(in->opt.history_name) : NULL;
+	char *title = name ? g_strdup_printf("history of %s (id 0x%04x, %u stored, newest first)",
+					     name, id, h->len)
+			   : g_strdup_printf("history of id 0x%04x (%u stored, newest first)", id, h->len);
 	guint i;
 
+	if (in->opt.history_id < 0) {
+		g_free(title);
+		title = g_strdup_printf("history of %s", name);
+	}
 	table_heading(in, title);
+	if (in->opt.history_id < 0)
+		printf("no setting named %s in the image (%u settings)\n", name, in->settings->len);
+	else if (h->len == 0)
+		printf("no value of id 0x%04x is stored in the image\n", id);
 	for (i = 0; i < h->len; i++) {
 		const struct ate_rec *r = g_ptr_array_index(h, i);
 		GBytes *d = ate_data(in, &r->info);
@@ -231,6 +243,7 @@ static void table_history(struct inspect *in, uint16_t id)
 			g_bytes_unref(d);
 	}
 	g_free(title);
+	g_free(name);
 	g_ptr_array_free(h, TRUE);
 }
 
@@ -238,7 +251,10 @@ static void table_settings(const struct inspect *in)
 {
 	guint i;
 
-	table_heading(in, "settings (name = value; \"text\" or hex)");
+	table_heading(in, "settings (by name: name = value; \"text\" or hex)");
+	if (in->settings->len == 0)
+		printf("no settings in the image (no settings_nvs name at ids 0x8001..0xbfff%s)\n",
+		       in->mount_rc < 0 ? "; a mount fails" : "");
 	for (i = 0; i < in->settings->len; i++) {
 		const struct setting *s = &g_array_index(in->settings, struct setting, i);
 		char *v = value_text(s->value), *name = tool_esc_text(s->name, -1, 0);
@@ -305,8 +321,8 @@ void print_table(struct inspect *in)
 		table_live(in);
 	if (in->opt.ates)
 		table_ates(in);
-	if (in->opt.history_id >= 0)
-		table_history(in, (uint16_t)in->opt.history_id);
+	if (in->opt.history)
+		table_history(in);
 	if (in->opt.settings)
 		table_settings(in);
 	if (in->opt.salvage)

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "common/escape.h"
+
 int view_count(const struct options *o)
 {
 	return o->summary + o->live + o->ates + (o->history != NULL) + o->settings + o->check +
@@ -88,11 +90,14 @@ char *addr_text(uint32_t addr)
 	return g_strdup_printf("%u:0x%04x", addr_sector(addr), addr_offset(addr));
 }
 
+/* Text: printable ASCII, perhaps ended by one NUL (a C string saved with it). */
 bool printable(GBytes *b)
 {
 	gsize n, i;
 	const uint8_t *p = g_bytes_get_data(b, &n);
 
+	if (n > 1 && p[n - 1] == 0)
+		n--;
 	for (i = 0; i < n; i++)
 		if (p[i] < 0x20 || p[i] > 0x7e)
 			return false;
@@ -104,8 +109,12 @@ char *value_text(GBytes *b)
 	gsize n;
 	const char *p = g_bytes_get_data(b, &n);
 
-	if (printable(b))
-		return g_strdup_printf("\"%.*s\"", (int)n, p);
+	if (printable(b)) {
+		char *t = tool_esc_text(p, (gssize)n, TOOL_ESC_QUOTE), *q = g_strdup_printf("\"%s\"", t);
+
+		g_free(t);
+		return q;
+	}
 	return bytes_hex(b);
 }
 

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * diff.c - what changed between two dumps of the same partition (--diff
+ * OLD NEW): ids and settings added, changed (old and new value) and deleted,
+ * sectors whose state or bytes changed (erased, garbage collected, written
+ * into), and what a mount would do on each. Both dumps go through the same
+ * analysis as a single one; this only compares its findings.
+ */
+#include "inspect.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/escape.h"
+#include "common/json.h"
+
+enum change { ADDED, DELETED, CHANGED };
+
+static const char *const change_names[] = { "added", "deleted", "changed" };
+
+struct id_change {
+	enum change kind;
+	uint16_t id;
+	GBytes *old, *new_; /* NULL when absent */
+};
+
+struct setting_change {
+	enum change kind;
+	const char *name;
+	GBytes *old, *new_;
+};
+
+static bool same(GBytes *a, GBytes *b)
+{
+	return a && b && g_bytes_equal(a, b);
+}
+
+/* What two sorted lists differ in, one merge pass: emit(kind, old, new) per change. */
+struct merge {
+	const GArray *a, *b;
+	int (*cmp)(gconstpointer x, gconstpointer y);
+	GBytes *(*value)(gconstpointer x);
+	void (*emit)(GArray *out, enum change kind, gconstpointer x, gconstpointer y);
+	GArray *out;
+};
+
+static void merge(const struct merge *m)
+{
+	guint i = 0, j = 0, ea = g_array_get_element_size((GArray *)m->a);
+
+	while (i < m->a->len || j < m->b->len) {
+		gconstpointer x = i < m->a->len ? m->a->data + (gsize)i * ea : NULL;
+		gconstpointer y = j < m->b->len ? m->b->data + (gsize)j * ea : NULL;
+		int c = !x ? 1 : !y ? -1 : m->cmp(x, y);
+
+		if (c < 0) {
+			m->emit(m->out, DELETED, x, NULL);
+			i++;
+		} else if (c > 0) {
+			m->emit(m->out, ADDED, NULL, y);
+			j++;
+		} else {
+			if (!same(m->value(x), m->value(y)))
+				m->emit(m->out, CHANGED, x, y);
+			i++;
+			j++;
+		}
+	}
+}
+
+static int live_cmp(gconstpointer x, gconstpointer y)
+{
+	const struct live_entry *a = x, *b = y;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static GBytes *live_value(gconstpointer x)
+{
+	return ((const struct live_entry *)x)->value;
+}
+
+static void emit_id(GArray *out, enum change kind, gconstpointer x, gconstpointer y)
+{
+	const struct live_entry *a = x, *b = y;
+	struct id_change c = { kind, a ? a->id : b->id, a ? a->value : NULL, b ? b->value : NULL };
+
+	g_array_append_val(out, c);
+}
+
+static int setting_cmp(gconstpointer x, gconstpointer y)
+{
+	return strcmp(((const struct setting *)x)->name, ((const struct setting *)y)->name);
+}
+
+static GBytes *setting_value(gconstpointer x)
+{
+	return ((const struct setting *)x)->value;
+}
+
+static void emit_setting(GArray *out, enum change kind, gconstpointer x, gconstpointer y)
+{
+	const struct setting *a = x, *b = y;
+	struct setting_change c = { kind, a ? a->name : b->name, a ? a->value : NULL,
+				    b ? b->value : NULL };
+
+	g_array_append_val(out, c);
+}
+
+/* Live entries come in increasing ids, settings by name. */
+static GArray *id_changes(const struct inspect *a, const struct inspect *b)
+{
+	struct merge m = { a->live, b->live, live_cmp, live_value, emit_id,
+			   g_array_new(FALSE, FALSE, sizeof(struct id_change)) };
+
+	merge(&m);
+	return m.out;
+}
+
+static GArray *setting_changes(const struct inspect *a, const struct inspect *b)
+{
+	struct merge m = { a->settings, b->settings, setting_cmp, setting_value, emit_setting,
+			   g_array_new(FALSE, FALSE, sizeof(struct setting_change)) };
+
+	merge(&m);
+	return m.out;
+}
+
+static const struct fc_nvs_sector_info *sector_of(const struct inspect *in, guint s)
+{
+	return s < in->sectors->len ? &g_array_index(in->sectors, struct fc_nvs_sector_info, s) : NULL;
+}
+
+static bool sector_bytes_differ(const struct inspect *a, const struct inspect *b, guint s)
+{
+	uint32_t ss = a->geo.geo.sector_size;
+
+	return ss != b->geo.geo.sector_size ||
+	       memcmp(sector_bytes(a, s), sector_bytes(b, s), ss) != 0;
+}
+
+/* What happened to a sector in between, from its states and bytes. */
+static const char *sector_story(const struct fc_nvs_sector_info *x,
+				const struct fc_nvs_sector_info *y)
+{
+	if (y->state == FC_NVS_SECTOR_ERASED)
+		return "erased (garbage collected)";
+	if (x->state == FC_NVS_SECTOR_CLOSED && y->state != FC_NVS_SECTOR_CLOSED)
+		return "erased and written again (garbage collected)";
+	if (x->state == FC_NVS_SECTOR_ERASED)
+		return "written into";
+	if (x->state == y->state && x->state == FC_NVS_SECTOR_CLOSED)
+		return "rewritten (garbage collected, then filled again)";
+	return "written into";
+}
+
+static char *value_or_none(GBytes *v)
+{
+	return v ? bytes_hex(v) : g_strdup("-");
+}
+
+static void table_ids(const GArray *ids)
+{
+	guint i;
+
+	for (i = 0; i < ids->len; i++) {
+		const struct id_change *c = &g_array_index(ids, struct id_change, i);
+		char *o = value_or_none(c->old), *n = value_or_none(c->new_);
+
+		if (c->kind == CHANGED)
+			printf("changed id=0x%04x data=%s -> data=%s\n", c->id, o, n);
+		else
+			printf("%s id=0x%04x data=%s\n", change_names[c->kind], c->id,
+			       c->kind == ADDED ? n : o);
+		g_free(o);
+		g_free(n);
+	}
+}
+
+static void table_settings_diff(const GArray *st)
+{
+	guint i;
+
+	for (i = 0; i < st->len; i++) {
+		const struct setting_change *c = &g_array_index(st, struct setting_change, i);
+		char *name = tool_esc_text(c->name, -1, 0);
+		char *o = c->old ? value_text(c->old) : g_strdup("-");
+		char *n = c->new_ ? value_text(c->new_) : g_strdup("-");
+
+		if (c->kind == CHANGED)
+			printf("changed setting %s = %s -> %s\n", name, o, n);
+		else
+			printf("%s setting %s = %s\n", change_names[c->kind], name,
+			       c->kind == ADDED ? n : o);
+		g_free(name);
+		g_free(o);
+		g_free(n);
+	}
+}
+
+static void table_mount_actions(const char *which, const struct inspect *in)
+{
+	guint i;
+
+	if (in->mount_rc < 0)
+		printf("%s: a mount fails: %s\n", which, fc_strerror(in->mount_rc));
+	else if (in->actions->len == 0)
+		printf("%s: a mount changes nothing\n", which);
+	for (i = 0; i < in->actions->len; i++)
+		printf("%s: a mount would %s\n", which, (const char *)g_ptr_array_index(in->actions, i));
+}
+
+static void table_diff(const struct inspect *a, const struct inspect *b, const GArray *ids,
+		       const GArray *st)
+{
+	guint s, n[3] = { 0, 0, 0 };
+
+	printf("diff: %s -> %s\n", a->input.name, b->input.name);
+	table_ids(ids);
+	table_settings_diff(st);
+	for (s = 0; s < MIN(a->sectors->len, b->sectors->len); s++)
+		if (sector_bytes_differ(a, b, s))
+			printf("sector %u: %s -> %s: %s\n", s, sector_state_name(sector_of(a, s)->state),
+			       sector_state_name(sector_of(b, s)->state),
+			       sector_story(sector_of(a, s), sector_of(b, s)));
+	table_mount_actions("old", a);
+	table_mount_actions("new", b);
+	for (s = 0; s < ids->len; s++)
+		n[g_array_index(ids, struct id_change, s).kind]++;
+	printf("%u ids added, %u changed, %u deleted; %u settings changed\n", n[ADDED], n[CHANGED],
+	       n[DELETED], st->len);
+}
+
+static void json_value(JsonBuilder *b, const char *key, GBytes *v)
+{
+	char *hex = v ? bytes_hex(v) : NULL;
+
+	tool_json_str(b, key, hex);
+	g_free(hex);
+}
+
+static void json_actions(JsonBuilder *b, const char *key, const struct inspect *in)
+{
+	guint i;
+
+	json_builder_set_member_name(b, key);
+	json_builder_begin_array(b);
+	for (i = 0; i < in->actions->len; i++)
+		tool_json_string(b, g_ptr_array_index(in->actions, i));
+	json_builder_end_array(b);
+}
+
+static void json_diff(const struct inspect *a, const struct inspect *b, const GArray *ids,
+		      const GArray *st)
+{
+	JsonBuilder *j = json_builder_new();
+	guint i;
+
+	json_builder_begin_object(j);
+	json_builder_set_member_name(j, "schema");
+	json_builder_add_int_value(j, 1);
+	tool_json_str(j, "old", a->path);
+	tool_json_str(j, "new", b->path);
+	json_builder_set_member_name(j, "ids");
+	json_builder_begin_array(j);
+	for (i = 0; i < ids->len; i++) {
+		const struct id_change *c = &g_array_index(ids, struct id_change, i);
+
+		json_builder_begin_object(j);
+		json_builder_set_member_name(j, "id");
+		json_builder_add_int_value(j, c->id);
+		tool_json_str(j, "change", change_names[c->kind]);
+		json_value(j, "old", c->old);
+		json_value(j, "new", c->new_);
+		json_builder_end_object(j);
+	}
+	json_builder_end_array(j);
+	json_builder_set_member_name(j, "settings");
+	json_builder_begin_array(j);
+	for (i = 0; i < st->len; i++) {
+		const struct setting_change *c = &g_array_index(st, struct setting_change, i);
+
+		json_builder_begin_object(j);
+		tool_json_str(j, "name", c->name);
+		tool_json_str(j, "change", change_names[c->kind]);
+		json_value(j, "old", c->old);
+		json_value(j, "new", c->new_);
+		json_builder_end_object(j);
+	}
+	json_builder_end_array(j);
+	json_builder_set_member_name(j, "sectors");
+	json_builder_begin_array(j);
+	for (i = 0; i < MIN(a->sectors->len, b->sectors->len); i++) {
+		if (!sector_bytes_differ(a, b, i))
+			continue;
+		json_builder_begin_object(j);
+		json_builder_set_member_name(j, "sector");
+		json_builder_add_int_value(j, i);
+		tool_json_str(j, "old_state", sector_state_name(sector_of(a, i)->state));
+		tool_json_str(j, "new_state", sector_state_name(sector_of(b, i)->state));
+		tool_json_str(j, "what", sector_story(sector_of(a, i), sector_of(b, i)));
+		json_builder_end_object(j);
+	}
+	json_builder_end_array(j);
+	json_actions(j, "mount_old", a);
+	json_actions(j, "mount_new", b);
+	json_builder_end_object(j);
+	tool_json_print(j);
+}
+
+int inspect_diff(struct inspect *a, struct inspect *b)
+{
+	GArray *ids, *st;
+
+	a->opt.live = b->opt.live = a->opt.settings = b->opt.settings = TRUE;
+	if (inspect_analyze(a) || inspect_analyze(b))
+		return 1;
+	if (a->geo.geo.sector_size != b->geo.geo.sector_size ||
+	    a->geo.geo.sector_count != b->geo.geo.sector_count)
+		g_printerr("nvs-inspect: warning: %s has %u sectors of %u bytes, %s %u of %u: not "
+			   "the same partition?\n",
+			   a->input.name, a->geo.geo.sector_count, a->geo.geo.sector_size,
+			   b->input.name, b->geo.geo.sector_count, b->geo.geo.sector_size);
+	ids = id_changes(a, b);
+	st = setting_changes(a, b);
+	if (a->opt.format && !strcmp(a->opt.format, "json"))
+		json_diff(a, b, ids, st);
+	else
+		table_diff(a, b, ids, st);
+	g_array_free(ids, TRUE);
+	g_array_free(st, TRUE);
+	return 0;
+}
