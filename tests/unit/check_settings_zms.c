@@ -222,7 +222,7 @@ END_TEST
 START_TEST(settings_collisions)
 {
 	GHashTable *seen = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-	char *first = NULL, second[32];
+	char *first = NULL, *expect, second[32];
 	uint32_t h = 0;
 	struct rig r;
 	GString *names = g_string_new(NULL);
@@ -252,7 +252,9 @@ START_TEST(settings_collisions)
 	ck_assert_int_eq(fc_zms_read(&r.fs, h | FC_SETTINGS_ZMS_HEAD, buf, sizeof(buf)),
 			 (int)strlen(first));
 	load_names(&r, names);
-	ck_assert_str_eq(names->str, g_strdup_printf("%s,%s", second, first));
+	expect = g_strdup_printf("%s,%s", second, first);
+	ck_assert_str_eq(names->str, expect);
+	g_free(expect);
 	g_string_free(names, TRUE);
 	g_hash_table_destroy(seen);
 	zms_dev_free(r.d);
