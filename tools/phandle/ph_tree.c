@@ -29,9 +29,10 @@ void *ph_dtb_load(const char *path, gsize *len, GError **error)
 	return blob;
 }
 
+/* The node in the low half: GLib's g_int64_hash may hash those bits only. */
 static guint64 cells_key(guint node, GQuark name)
 {
-	return (guint64)node << 32 | name;
+	return (guint64)name << 32 | node;
 }
 
 static gboolean status_ok(const char *value, int len)
