@@ -105,11 +105,13 @@ static int rom_read(void *ctx, uint32_t off, void *buf, uint32_t len)
 
 static int rom_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
 {
+	(void)ctx, (void)off, (void)buf, (void)len;
 	return FC_EROFS;
 }
 
 static int rom_erase(void *ctx, uint32_t off, uint32_t len)
 {
+	(void)ctx, (void)off, (void)len;
 	return FC_EROFS;
 }
 

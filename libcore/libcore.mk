@@ -7,12 +7,14 @@
 # A module's dependencies are the modules whose headers its files include.
 # tests/embed/libcore-mk.sh checks these lists against Makemodule.am.
 
-LIBCORE_MODULES = env err crc cache poll flash flash_sim nvs settings zms settings_zms dt
+LIBCORE_MODULES = env err version crc cache poll flash flash_sim nvs settings zms settings_zms dt
 
 LIBCORE_env_SRCS =
 LIBCORE_env_HDRS = include/fdtcache/fc_env.h
 LIBCORE_err_SRCS = err.c
 LIBCORE_err_HDRS = include/fdtcache/fc_err.h
+LIBCORE_version_SRCS = version.c
+LIBCORE_version_HDRS = include/fdtcache/version.h
 LIBCORE_crc_SRCS = crc.c
 LIBCORE_crc_HDRS = include/fdtcache/crc.h
 LIBCORE_cache_SRCS = cache.c
@@ -35,11 +37,11 @@ LIBCORE_dt_SRCS = dt_int.h dt.c dt_walk.c dt_lookup.c
 LIBCORE_dt_HDRS = include/fdtcache/dt.h
 
 # Everything (the union of the lists above).
-LIBCORE_SRCS = err.c crc.c cache.c poll.c flash.c flash_sim.c \
+LIBCORE_SRCS = err.c version.c crc.c cache.c poll.c flash.c flash_sim.c \
 	nvs_int.h nvs_ate.c nvs_log.c nvs_index.c nvs_zephyr.c nvs.c nvs_walk.c settings.c \
 	zms_int.h zms.c zms_log.c zms_index.c zms_zephyr.c zms_walk.c settings_zms.c \
 	dt_int.h dt.c dt_walk.c dt_lookup.c
-LIBCORE_HDRS = include/fdtcache/fc_env.h include/fdtcache/fc_err.h \
+LIBCORE_HDRS = include/fdtcache/fc_env.h include/fdtcache/fc_err.h include/fdtcache/version.h \
 	include/fdtcache/crc.h include/fdtcache/cache.h include/fdtcache/poll.h \
 	include/fdtcache/flash.h include/fdtcache/flash_sim.h include/fdtcache/nvs.h \
 	include/fdtcache/settings.h include/fdtcache/zms.h \

@@ -64,6 +64,7 @@ static int save_all(struct bench_rig *rig, uint32_t gen)
 
 static int count_entry(void *ctx, const struct fc_settings_entry *e)
 {
+	(void)e;
 	(*(uint32_t *)ctx)++;
 	return 0;
 }

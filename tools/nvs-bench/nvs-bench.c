@@ -154,6 +154,7 @@ struct job {
 
 static void run_job(gpointer data, gpointer unused)
 {
+	(void)unused;
 	struct job *job = data;
 	struct bench_perm perm;
 

@@ -58,6 +58,12 @@ struct fc_cache_stats {
 	uint32_t invalidations; /* keys removed by fc_cache_invalidate */
 };
 
+/*
+ * A cache over caller slots. Callers may read slots, nslots, used, policy
+ * and stats; hash_shift, hash_mult and overflowed are private (read by the
+ * inline hit paths below and fc_cache_complete()) and may change in any
+ * release.
+ */
 struct fc_cache {
 	struct fc_cache_slot *slots;
 	uint32_t nslots;

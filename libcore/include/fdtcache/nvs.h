@@ -117,14 +117,19 @@ struct fc_nvs_config {
 
 #define FC_NVS_ATE_CACHE_WAYS 2
 
+/*
+ * A mounted partition. The caller allocates it (stack or static) and reads
+ * the documented fields; everything after "private" is the engine's, not
+ * part of the API, and may change in any release.
+ */
 struct fc_nvs {
-	struct fc_nvs_config cfg;
+	struct fc_nvs_config cfg; /* the mount's copy */
 	bool mounted;
 	uint32_t ate_size;  /* ATE slot size: 8 rounded up to the write block */
 	uint32_t ate_wra;   /* where the next ATE goes */
 	uint32_t data_wra;  /* where the next data goes */
-	struct fc_cache index;
-	/* private to nvs.c */
+	struct fc_cache index; /* over cfg.index_slots: statistics may be read */
+	/* ---- private ---- */
 	uint32_t live_bytes;   /* align(len) + ATE slot summed over live entries */
 	uint32_t gc_done_ates; /* valid gc_done ATEs in the written sectors */
 	bool live_unknown;     /* live_bytes not counted (the index overflowed at
