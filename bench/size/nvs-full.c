@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* nvs-full - every entry point of the NVS engine (not the tools' walk) on a
  * RAM flash: its libcore code is the "full nvs" size figure. */
-#include "fdtcache/nvs.h"
+#include "nvs-calls.h"
 
 int main(void);
 
@@ -22,15 +22,7 @@ int main(void)
 					   .sector_count = 3, .index_slots = slots,
 					   .index_slot_count = 16, .ate_cache = ate_cache,
 					   .ate_cache_size = sizeof(ate_cache) };
-	sum += fc_nvs_mount(&fs, &cfg);
-	sum += fc_nvs_write(&fs, 1, v, sizeof(v));
-	sum += fc_nvs_write_hint(&fs, 2, v, sizeof(v), FC_NVS_HINT_ABSENT);
-	sum += fc_nvs_read(&fs, 1, v, sizeof(v));
-	sum += fc_nvs_read_hist(&fs, 1, v, sizeof(v), 1);
-	sum += fc_nvs_delete(&fs, 2);
-	sum += fc_nvs_calc_free_space(&fs);
-	sum += fc_nvs_sector_max_data_size(&fs);
-	sum += fc_nvs_sector_use_next(&fs);
+	sum += nvs_calls(&fs, &cfg, v, sizeof(v));
 	sum += fc_nvs_clear(&fs);
 	return sum == 0;
 }

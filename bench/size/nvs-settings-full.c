@@ -2,6 +2,7 @@
 /* nvs-settings-full - every entry point of the NVS engine and the settings
  * layer on a RAM flash: the "full nvs + settings" size figure. */
 #include "fdtcache/settings.h"
+#include "nvs-calls.h"
 
 int main(void);
 
@@ -32,15 +33,7 @@ int main(void)
 					   .index_slot_count = 16, .ate_cache = ate_cache,
 					   .ate_cache_size = sizeof(ate_cache) };
 	const struct fc_settings_config scfg = { .fs = &fs, .cache = names, .cache_len = 16 };
-	sum += fc_nvs_mount(&fs, &cfg);
-	sum += fc_nvs_write(&fs, 1, v, sizeof(v));
-	sum += fc_nvs_write_hint(&fs, 2, v, sizeof(v), FC_NVS_HINT_ABSENT);
-	sum += fc_nvs_read(&fs, 1, v, sizeof(v));
-	sum += fc_nvs_read_hist(&fs, 1, v, sizeof(v), 1);
-	sum += fc_nvs_delete(&fs, 2);
-	sum += fc_nvs_calc_free_space(&fs);
-	sum += fc_nvs_sector_max_data_size(&fs);
-	sum += fc_nvs_sector_use_next(&fs);
+	sum += nvs_calls(&fs, &cfg, v, sizeof(v));
 	sum += fc_settings_init(&s, &scfg);
 	sum += fc_settings_save(&s, "a/b", v, sizeof(v));
 	sum += fc_settings_load(&s, v, sizeof(v), count, &n);
