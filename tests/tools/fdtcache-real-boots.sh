@@ -47,6 +47,11 @@ for dir in "$src"/fixtures/boots/*/; do
 	check "$board: fdtcache-bench counters = committed model counters" $?
 	cat "$tmp/diff"
 	before=$(sed -n '/^@core_init$/q;/^0x/p' "$trace" | wc -l)
+	lookups=$(grep -c '^lookup ' "$log")
+	distinct=$(awk '$1 == "lookup" { print $2 }' "$log" | sort -u | wc -l)
+	"$bench" --policy none --trace "$trace" "$dtb" | tr '\n' ' ' | tr -s ' ' > "$tmp/table"
+	grep -q ": $lookups lookups of $distinct phandles, $before before of_core_init," "$tmp/table"
+	check "$board: fdtcache-bench counts $lookups lookups, $distinct distinct, $before early" $?
 	misses=$(awk -F, '$1 == "mask" { print $5 }' "$tmp/tool.csv")
 	[ "$misses" -eq "$before" ]
 	check "$board: mask misses ($misses) = lookups before of_core_init ($before)" $?
