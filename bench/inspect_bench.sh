@@ -5,34 +5,11 @@
 # growth with size. Run from the build directory (make bench).
 set -eu
 mk=bench/inspect_mkimage
-tool=tools/nvs-inspect/nvs-inspect
 runs=5
-# time the program, not libtool's uninstalled-program wrapper script
-if [ -x tools/nvs-inspect/.libs/nvs-inspect ]; then
-	tool=tools/nvs-inspect/.libs/nvs-inspect
-	LD_LIBRARY_PATH=$(pwd)/libcore/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	export LD_LIBRARY_PATH
-fi
+. "$(dirname "$0")/inspect_bench_lib.sh"
 
 image() { # image FILE SECTORS
 	[ -f "$1" ] || "$mk" "$1" "$2" 65536 > /dev/null
-}
-
-now_ns() { date +%s%N; }
-
-# best NAME CMD...: the best of $runs wall times of CMD, in ms, into $best
-best() {
-	best=
-	i=0
-	while [ $i -lt $runs ]; do
-		t0=$(now_ns)
-		"$@" > /dev/null
-		t1=$(now_ns)
-		t=$(( (t1 - t0) / 1000 ))
-		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
-		i=$((i + 1))
-	done
-	best=$(awk -v us="$best" 'BEGIN { printf "%.1f", us / 1000 }')
 }
 
 catimg() { cat "$1"; }

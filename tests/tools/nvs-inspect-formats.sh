@@ -75,5 +75,24 @@ done
 printf ':020000040000FA\n:10000000FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF01\n' > "$tmp/bad.hex"
 timeout 60 "$tool" "$tmp/bad.hex" > /dev/null 2> "$tmp/err"
 [ $? -eq 1 ] && grep -q 'bad.hex:2: Intel HEX checksum mismatch' "$tmp/err" || bad "bad HEX: $(cat "$tmp/err")"
+# never silently wrong: a wrong --offset, a partition running into other
+# data, a blank partition
+"$tool" --offset 0x1000 --check "$vec/settings_rpl.bin" > "$tmp/out" 2>&1
+grep -Eq '^warning +layout-before .*the 4096 bytes before the partition, from image offset 0x0, read as NVS sectors: the partition probably starts there \(--offset 0x0\)' "$tmp/out" ||
+	bad "a wrong --offset: $(grep layout "$tmp/out")"
+grep -q ' 0 errors, 0 warnings' "$tmp/out" && bad "a wrong --offset must not check clean"
+python3 "$wrap" "$vec/settings_rpl.bin" "$tmp" --pad random --seed 5
+"$tool" --offset 0x10000 --summary "$tmp/flash.bin" > "$tmp/out" 2>&1
+grep -q '^warning: sectors 8..23 after the last one that reads as NVS hold other data' "$tmp/out" ||
+	bad "a partition running into other data: $(grep warning "$tmp/out")"
+"$tool" --offset 0x14000 --sector-size 4096 --sectors 4 --write-block 4 --summary --wide "$tmp/flash.bin" > "$tmp/out" 2>&1
+grep -q '^warning: the 16384 bytes before the partition, from image offset 0x10000, read as NVS sectors: the partition probably starts there (--offset 0x10000)$' "$tmp/out" ||
+	bad "NVS before the range not said: $(grep warning "$tmp/out")"
+"$damage" fill "$tmp/blank.bin" 32768 255
+"$tool" "$tmp/blank.bin" > "$tmp/out" 2>&1
+[ $? -eq 0 ] && grep -q 'blank.bin: the partition is blank (all 32768 bytes from offset 0x0 are 0xff): a mount starts it empty' "$tmp/out" ||
+	bad "a blank partition: $(cat "$tmp/out")"
+"$tool" --sector-size 4096 --write-block 4 --check "$tmp/blank.bin" > "$tmp/out" 2>&1
+grep -Eq '^info +blank +the partition is blank' "$tmp/out" || bad "a blank partition with its geometry: $(cat "$tmp/out")"
 echo "$n whole-flash dumps read back"
 exit $fail

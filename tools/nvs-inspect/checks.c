@@ -307,6 +307,83 @@ static void check_sectors(struct inspect *in)
 	}
 }
 
+static enum nvs_sector_look look_at(const struct inspect *in, size_t off)
+{
+	const struct nvs_geometry *g = &in->geo.geo;
+
+	return nvs_sector_look(in->file + off, g->sector_size, g->ate_size, g->erase_value);
+}
+
+static bool looks_nvs(enum nvs_sector_look l)
+{
+	return l == NVS_LOOK_OPEN || l == NVS_LOOK_CLOSED;
+}
+
+/* Sectors beside the partition that read as NVS: the range cuts a layout. */
+static void check_outside(struct inspect *in)
+{
+	const struct nvs_geometry *g = &in->geo.geo;
+	size_t ss = g->sector_size, start = g->offset, end = start + in->part_len, lo = start, hi = end;
+
+	while (lo >= ss && looks_nvs(look_at(in, lo - ss)))
+		lo -= ss;
+	while (hi + ss <= in->file_len && looks_nvs(look_at(in, hi)))
+		hi += ss;
+	if (lo < start)
+		verdict(in, SEV_WARNING, "layout-before", -1, (long)lo,
+			"the %zu bytes before the partition, from image offset 0x%zx, read as NVS "
+			"sectors: the partition probably starts there (--offset 0x%zx)",
+			start - lo, lo, lo);
+	if (hi > end)
+		verdict(in, SEV_WARNING, "layout-after", -1, (long)end,
+			"the %zu bytes after the partition, from image offset 0x%zx, read as NVS "
+			"sectors: the partition probably goes on (--sectors %zu)",
+			hi - end, end, (hi - start) / ss);
+}
+
+/* Sectors at the partition's end that are other data: it probably ends before them. */
+static void check_tail(struct inspect *in)
+{
+	const struct nvs_geometry *g = &in->geo.geo;
+	uint32_t n = g->sector_count, last = n, s;
+	size_t ss = g->sector_size;
+
+	if (in->geo.sector_conf == NVS_CONF_GIVEN && in->opt.sectors)
+		return;
+	for (s = 0; s < n; s++)
+		if (looks_nvs(look_at(in, g->offset + s * ss)))
+			last = s;
+	for (s = last + 1; last < n && s < n && look_at(in, g->offset + s * ss) == NVS_LOOK_ERASED; s++)
+		;
+	if (last < n && s < n)
+		verdict(in, SEV_WARNING, "layout-other-data", (int)s, -1,
+			"sectors %u..%u after the last one that reads as NVS hold other data: the "
+			"partition probably ends before them (--sectors %u)",
+			s, n - 1, s);
+}
+
+/* A blank partition is blank, not damaged. */
+static void check_blank(struct inspect *in)
+{
+	guint s;
+
+	for (s = 0; s < in->sectors->len; s++)
+		if (g_array_index(in->sectors, struct fc_nvs_sector_info, s).state !=
+		    FC_NVS_SECTOR_ERASED)
+			return;
+	verdict(in, SEV_INFO, "blank", -1, -1,
+		"the partition is blank (every byte 0x%02x): a mount starts it empty",
+		in->geo.geo.erase_value);
+}
+
+/* Where the partition sits: verdicts shown in the summary too. */
+void check_placement(struct inspect *in)
+{
+	check_outside(in);
+	check_tail(in);
+	check_blank(in);
+}
+
 /* All verdicts: the geometry's, each sector's (made during the walk), the sequence's. */
 void run_checks(struct inspect *in)
 {

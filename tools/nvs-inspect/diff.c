@@ -315,7 +315,7 @@ int inspect_diff(struct inspect *a, struct inspect *b)
 
 	a->opt.live = b->opt.live = a->opt.settings = b->opt.settings = TRUE;
 	if (inspect_analyze(a) || inspect_analyze(b))
-		return 1;
+		return 1; /* a blank dump cannot be compared sector by sector */
 	if (a->geo.geo.sector_size != b->geo.geo.sector_size ||
 	    a->geo.geo.sector_count != b->geo.geo.sector_count)
 		g_printerr("nvs-inspect: warning: %s has %u sectors of %u bytes, %s %u of %u: not "

@@ -86,7 +86,7 @@ static void history_of_name(struct inspect *in)
 	}
 }
 
-/* Everything but the views: returns 0, or 1 when the input cannot be read. */
+/* Everything but the views: returns 0; 1 when the input cannot be read; 2 blank (said). */
 int inspect_analyze(struct inspect *in)
 {
 	const struct options *o = &in->opt;
@@ -102,8 +102,14 @@ int inspect_analyze(struct inspect *in)
 		}
 		in->have_dt = true;
 	}
-	if (inspect_load(in) < 0)
+	switch (inspect_load(in)) {
+	case 0:
+		break;
+	case 1:
+		return 2; /* blank: said so, nothing else to show */
+	default:
 		return 1;
+	}
 	in->keep_ates = o->ates || o->history;
 	/* JSON always carries the verdicts, for scripts that diff them */
 	in->check_sectors = o->check || o->salvage || json;
@@ -112,6 +118,7 @@ int inspect_analyze(struct inspect *in)
 	mount_copy_start(in);
 	walk_dump(in);
 	mount_copy_finish(in);
+	check_placement(in);
 	if (in->mount_rc >= 0 && o->live)
 		read_live(in);
 	if (in->mount_rc >= 0 && (o->settings || o->history_name))
@@ -129,8 +136,10 @@ int inspect_run(struct inspect *in)
 	const struct options *o = &in->opt;
 	bool json = o->format && !strcmp(o->format, "json");
 
-	if (inspect_analyze(in))
-		return 1;
+	int rc = inspect_analyze(in);
+
+	if (rc)
+		return rc == 2 ? 0 : 1;
 	if (json)
 		print_json(in);
 	else

@@ -160,7 +160,8 @@ static inline const uint8_t *sector_bytes(const struct inspect *in, uint32_t sec
 	return in->part + (size_t)sector * in->geo.geo.sector_size;
 }
 
-/* load.c: the file, its geometry, the partition device (< 0: said on stderr) */
+/* load.c: the file, its geometry, the partition device (< 0: said on stderr;
+ * 1: the partition is blank, said on stdout) */
 int inspect_load(struct inspect *in);
 gboolean parse_erase_value(const char *s, int *ev);
 struct fc_nvs_config nvs_config(const struct inspect *in, const struct fc_flash *dev,
@@ -189,6 +190,7 @@ void sector_verdict(struct inspect *in, enum severity sev, const char *code, int
 		    long offset, const char *fmt, ...);
 void check_sector(struct inspect *in, uint32_t s, const GArray *recs);
 void run_checks(struct inspect *in);
+void check_placement(struct inspect *in);
 void tally_verdicts(struct inspect *in);
 void free_verdicts(GArray *verdicts);
 extern const char *const severity_names[];

@@ -4,6 +4,7 @@
  */
 #include "inspect.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
@@ -47,6 +48,23 @@ static void compare_with_detection(struct inspect *in, const struct nvs_geometry
 			nvs_confidence_name(r.sector_conf), g->sector_size, g->write_block);
 }
 
+/* A blank partition is said to be blank, not refused as damage (returns true). */
+static bool is_blank(struct inspect *in, uint32_t offset)
+{
+	const uint8_t *p = in->file + offset;
+	size_t n = in->window_end - offset;
+	int ev = -1;
+
+	/* all 0x00 is blank only on a flash said to erase to 0x00: NOR's is 0xff */
+	parse_erase_value(in->opt.erase_value, &ev);
+	if (!nvs_erased(p, n, p[0]) || p[0] != (ev < 0 ? 0xff : ev))
+		return false;
+	printf("%s: the partition is blank (all %zu bytes from offset 0x%x are 0x%02x): a mount "
+	       "starts it empty; give --sector-size and --write-block for its sectors\n",
+	       in->input.name, n, offset, p[0]);
+	return true;
+}
+
 static int load_geometry(struct inspect *in)
 {
 	struct nvs_geometry_hint hint = { 0, 0, 0, 0, -1 };
@@ -65,6 +83,8 @@ static int load_geometry(struct inspect *in)
 	}
 	parse_erase_value(in->opt.erase_value, &hint.erase_value);
 	if (nvs_geometry_detect(in->file, in->window_end, &hint, &in->geo, why, sizeof(why)) < 0) {
+		if (hint.offset < in->window_end && is_blank(in, hint.offset))
+			return 1;
 		g_printerr("nvs-inspect: %s: cannot tell the geometry: %s\n", in->input.name, why);
 		return -1;
 	}
@@ -310,6 +330,7 @@ static bool scan_partition(struct inspect *in)
 int inspect_load(struct inspect *in)
 {
 	GError *err = NULL;
+	int rc;
 
 	/* a file is mapped, never read into a buffer; a pipe is read into memory */
 	if (!tool_input_load(&in->input, in->path, &err)) {
@@ -326,7 +347,8 @@ int inspect_load(struct inspect *in)
 		return -1;
 	if (in->opt.partition && !strcmp(in->opt.partition, "auto") && !scan_partition(in))
 		return -1;
-	if (load_geometry(in) < 0 || build_partition(in) < 0)
-		return -1;
-	return 0;
+	rc = load_geometry(in);
+	if (rc != 0)
+		return rc;
+	return build_partition(in);
 }

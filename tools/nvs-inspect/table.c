@@ -155,6 +155,13 @@ static void table_summary(const struct inspect *in)
 		       s->deleted, s->bad, s->used_bytes, s->free_bytes);
 	}
 	table_mount(in);
+	for (i = 0; i < in->verdicts->len; i++) {
+		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
+
+		if (g_str_has_prefix(v->code, "layout-") || !strcmp(v->code, "blank") ||
+		    !strcmp(v->code, "records-ignored") || !strcmp(v->code, "partition-cut"))
+			para(in, 2, "%s: %s", severity_names[v->sev], v->message);
+	}
 }
 
 static void table_live(const struct inspect *in)
