@@ -131,10 +131,6 @@ START_TEST(parse_errors_name_file_and_line)
 	BAD("@user\n@core_init\n", "t.trace:2: @core_init after @user");
 	BAD("phandle\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
 	BAD("phandle 0x1 2\n", "t.trace:1: not a phandle (hex 0x... or decimal)");
-	BAD("path /soc/serial@2020000\n",
-	    "t.trace:1: typed lookups (path, alias, parent, cells) are not replayed; phandle lookups only");
-	BAD("cells /clocks/cru #clock-cells\n",
-	    "t.trace:1: typed lookups (path, alias, parent, cells) are not replayed; phandle lookups only");
 	BAD("0x100000000\n", "t.trace:1: phandle out of range (1..0xffffffff)");
 }
 END_TEST

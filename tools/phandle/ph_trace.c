@@ -11,11 +11,26 @@ G_DEFINE_QUARK(ph-error-quark, ph_error)
 #define HEADER_DTB "# dtb: "
 #define HEADER_SHA " sha256 "
 
+const char *const ph_kind_names[PH_KINDS] = {
+	[PH_KIND_PATH] = "path",   [PH_KIND_ALIAS] = "alias",	 [PH_KIND_PARENT] = "parent",
+	[PH_KIND_REG_CELLS] = "reg-cells", [PH_KIND_CELLS] = "cells",
+};
+
+static void typed_free(gpointer p)
+{
+	struct ph_typed *item = p;
+
+	g_free(item->arg);
+	g_free(item->cells);
+}
+
 void ph_trace_init(struct ph_trace *trace)
 {
 	memset(trace, 0, sizeof(*trace));
 	trace->phandles = g_array_new(FALSE, FALSE, sizeof(guint32));
 	trace->lines = g_array_new(FALSE, FALSE, sizeof(guint));
+	trace->typed = g_array_new(FALSE, FALSE, sizeof(struct ph_typed));
+	g_array_set_clear_func(trace->typed, typed_free);
 }
 
 void ph_trace_clear(struct ph_trace *trace)
@@ -24,6 +39,8 @@ void ph_trace_clear(struct ph_trace *trace)
 		g_array_free(trace->phandles, TRUE);
 	if (trace->lines)
 		g_array_free(trace->lines, TRUE);
+	if (trace->typed)
+		g_array_free(trace->typed, TRUE);
 	g_free(trace->dtb_name);
 	memset(trace, 0, sizeof(*trace));
 }
@@ -34,6 +51,30 @@ void ph_trace_add(struct ph_trace *trace, guint32 phandle, guint line)
 	g_array_append_val(trace->lines, line);
 	if (!trace->has_user)
 		trace->user_at = trace->phandles->len;
+}
+
+void ph_trace_add_typed(struct ph_trace *trace, enum ph_kind kind, const char *arg,
+			const char *cells, guint line)
+{
+	struct ph_typed item = {
+		.kind = kind,
+		.at = trace->phandles->len,
+		.line = line,
+		.arg = g_strdup(arg),
+		.cells = g_strdup(cells),
+	};
+
+	g_array_append_val(trace->typed, item);
+}
+
+void ph_typed_format(GString *out, const struct ph_typed *item)
+{
+	if (item->kind == PH_KIND_REG_CELLS)
+		g_string_append_printf(out, "cells %s reg", item->arg);
+	else if (item->kind == PH_KIND_CELLS)
+		g_string_append_printf(out, "cells %s %s", item->arg, item->cells);
+	else
+		g_string_append_printf(out, "%s %s", ph_kind_names[item->kind], item->arg);
 }
 
 gboolean ph_parse_phandle(const char *word, guint32 *phandle, const char **why)
@@ -74,7 +115,8 @@ static void parse_header(struct ph_trace *trace, const char *comment, guint line
 	const char *sha = g_strrstr(name, HEADER_SHA);
 	const char *hex;
 
-	if (trace->dtb_name || trace->phandles->len || !g_str_has_prefix(comment, HEADER_DTB) ||
+	if (trace->dtb_name || trace->phandles->len || trace->typed->len ||
+	    !g_str_has_prefix(comment, HEADER_DTB) ||
 	    !sha || sha == name)
 		return;
 	hex = sha + strlen(HEADER_SHA);
@@ -116,17 +158,7 @@ static gboolean parse_marker(struct ph_trace *trace, const char *item, gboolean 
 	return FALSE;
 }
 
-static gboolean is_reserved_kind(const char *word)
-{
-	static const char *const kinds[] = { "path", "alias", "parent", "cells" };
-
-	for (gsize i = 0; i < G_N_ELEMENTS(kinds); i++)
-		if (!strcmp(word, kinds[i]))
-			return TRUE;
-	return FALSE;
-}
-
-/* Split item (stripped) into at most 3 words in place; returns the count. */
+/* Split item (stripped) into at most 3 words in place; returns the count (4: more). */
 static gsize split_words(char *item, char *words[3])
 {
 	gsize n = 0;
@@ -140,7 +172,67 @@ static gsize split_words(char *item, char *words[3])
 		while (*item == ' ' || *item == '\t')
 			item++;
 	}
-	return *item ? 3 : n;
+	return *item ? 4 : n;
+}
+
+/* A word of the grammar: printable ASCII; slash: may hold '/'. */
+static gboolean is_word(const char *w, gboolean slash)
+{
+	for (; *w; w++)
+		if (*w < 0x21 || *w > 0x7e || (!slash && *w == '/'))
+			return FALSE;
+	return TRUE;
+}
+
+/* A typed item's words (kind first); FALSE with a reason. */
+static gboolean parse_typed(struct ph_trace *trace, char **words, gsize n, guint lineno,
+			    const char **why)
+{
+	const char *kind = words[0];
+
+	if (!strcmp(kind, "path") || !strcmp(kind, "alias")) {
+		gboolean path = kind[0] == 'p';
+
+		if (n != 2 || !is_word(words[1], path)) {
+			*why = path ? "path: expected one path" : "alias: expected one name without '/'";
+			return FALSE;
+		}
+		ph_trace_add_typed(trace, path ? PH_KIND_PATH : PH_KIND_ALIAS, words[1], NULL, lineno);
+		return TRUE;
+	}
+	if (n < 2 || words[1][0] != '/' || !is_word(words[1], TRUE)) {
+		*why = kind[0] == 'p' ? "parent: expected a node's absolute path"
+				      : "cells: expected a node's absolute path and #xxx-cells or reg";
+		return FALSE;
+	}
+	if (kind[0] == 'p') {
+		if (n != 2) {
+			*why = "parent: expected a node's absolute path";
+			return FALSE;
+		}
+		ph_trace_add_typed(trace, PH_KIND_PARENT, words[1], NULL, lineno);
+		return TRUE;
+	}
+	if (n == 3 && !strcmp(words[2], "reg")) {
+		ph_trace_add_typed(trace, PH_KIND_REG_CELLS, words[1], NULL, lineno);
+		return TRUE;
+	}
+	if (n != 3 || words[2][0] != '#' || !words[2][1] || !is_word(words[2], TRUE)) {
+		*why = "cells: expected a node's absolute path and #xxx-cells or reg";
+		return FALSE;
+	}
+	ph_trace_add_typed(trace, PH_KIND_CELLS, words[1], words[2], lineno);
+	return TRUE;
+}
+
+static gboolean is_kind(const char *word)
+{
+	static const char *const kinds[] = { "path", "alias", "parent", "cells" };
+
+	for (gsize i = 0; i < G_N_ELEMENTS(kinds); i++)
+		if (!strcmp(word, kinds[i]))
+			return TRUE;
+	return FALSE;
 }
 
 static gboolean parse_lookup(struct ph_trace *trace, char *item, guint lineno, const char **why)
@@ -150,7 +242,7 @@ static gboolean parse_lookup(struct ph_trace *trace, char *item, guint lineno, c
 	const char *value = NULL;
 	guint32 phandle;
 
-	if (n == 1)
+	if (n == 1 && !is_kind(words[0]))
 		value = words[0];
 	else if (n == 2 && !strcmp(words[0], "phandle"))
 		value = words[1];
@@ -160,18 +252,41 @@ static gboolean parse_lookup(struct ph_trace *trace, char *item, guint lineno, c
 		ph_trace_add(trace, phandle, lineno);
 		return TRUE;
 	}
-	if (is_reserved_kind(words[0]))
-		*why = "typed lookups (path, alias, parent, cells) are not replayed; phandle lookups only";
-	else
-		*why = "not a phandle (hex 0x... or decimal)";
+	if (is_kind(words[0]))
+		return parse_typed(trace, words, n, lineno, why);
+	*why = "not a phandle (hex 0x... or decimal)";
 	return FALSE;
+}
+
+/*
+ * Where the comment of line starts: the first '#', but in a cells item the
+ * '#' of its #xxx-cells word (the third) is not one.
+ */
+static char *comment_start(char *line)
+{
+	char *p = line;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "cells", 5) || (p[5] != ' ' && p[5] != '\t'))
+		return strchr(line, '#');
+	p += 5;
+	for (int word = 0; word < 2; word++) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (word == 0 && *p == '#')
+			return p; /* no path: the rest is a comment */
+		while (*p && *p != ' ' && *p != '\t' && (word == 1 || *p != '#'))
+			p++;
+	}
+	return strchr(p, '#');
 }
 
 /* One line without its newline; FALSE with a reason for a bad line. */
 static gboolean parse_line(struct ph_trace *trace, char *line, guint lineno,
 			   gboolean *seen_core_init, const char **why)
 {
-	char *hash = strchr(line, '#');
+	char *hash = comment_start(line);
 
 	if (hash) {
 		g_strchomp(hash);
@@ -245,7 +360,7 @@ gboolean ph_trace_require_lookups(const struct ph_trace *trace, const char *name
 {
 	g_autofree char *shown = NULL;
 
-	if (trace->phandles->len)
+	if (trace->phandles->len || trace->typed->len)
 		return TRUE;
 	shown = tool_esc_name(name);
 	g_set_error(error, PH_ERROR, PH_ERROR_EMPTY, "%s:%u: no lookup in the trace", shown,
