@@ -4,6 +4,9 @@
  * Linux's caches (none, mask, hash32), our set-associative hash32 variants
  * and complete index, and the ideal LRU and OPT caches; print misses, their
  * split, scan cost, memory and the measured time per lookup, and advise.
+ * A trace's typed lookups (path, alias, parent, cells) are replayed through
+ * libcore's path/alias/parent/#cells caches, each answer checked against
+ * libfdt's, with per-kind counters.
  */
 #include <glib.h>
 #include <stdio.h>
@@ -27,6 +30,7 @@ static gchar *model_opt = "boot";
 static gchar *plot_path;
 static gchar *renumber_opt;
 static gint mask_size_opt = -1;
+static gint name_cache_opt = 256;
 static gdouble max_unresolved = 10.0;
 static gboolean strict, wide, show_version;
 
@@ -36,6 +40,7 @@ static const GOptionEntry entries[] = {
 	{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy_opt, "Policies: none,mask,hash32,hash32x2,hash32x4,index,lru,opt (default: all)", "LIST" },
 	{ "sizes", 's', 0, G_OPTION_ARG_STRING, &sizes_opt, "Sizes of the sized policies: powers of two or ranges A..B (default: 64,128,256)", "LIST" },
 	{ "mask-size", 'm', 0, G_OPTION_ARG_INT, &mask_size_opt, "mask cache size (default: roundup_pow_of_two(#phandles))", "N" },
+	{ "name-cache", 'n', 0, G_OPTION_ARG_INT, &name_cache_opt, "Typed lookups: slots of the path and of the property cache, 0 or a power of two (default 256)", "N" },
 	{ "format", 'f', 0, G_OPTION_ARG_STRING, &format_opt, "Output format: table, csv or json (default: table)", "FORMAT" },
 	{ "wide", 'w', 0, G_OPTION_ARG_NONE, &wide, "Table: every column (default: those that fit 80 columns)", NULL },
 	{ "plot", 'P', 0, G_OPTION_ARG_FILENAME, &plot_path, "Write misses against cache size as SVG to FILE", "FILE" },
@@ -267,6 +272,9 @@ static int load_inputs(struct ph_bench *b, void **fdt)
 		fprintf(stderr, "fdtcache-bench: %s: cannot walk the tree\n", dtb);
 		return 1;
 	}
+	b->typed.name_cache = (guint32)name_cache_opt;
+	if (ph_trace_typed(&b->trace) && !ph_typed_prepare(b, &error))
+		return fail(error);
 	return 0;
 }
 
@@ -281,20 +289,19 @@ static int check_options(void)
 		return usage_error("--model: '%s' is not boot or reference", model_opt);
 	if (renumber_opt && !ph_renumber_parse(renumber_opt, &slof))
 		return usage_error("--renumber: '%s' is not slof or stride", renumber_opt);
+	if (name_cache_opt < 0 || name_cache_opt > (gint)MAX_SLOTS ||
+	    (name_cache_opt && !fc_is_pow2((guint32)name_cache_opt)))
+		return usage_error("--name-cache: %s", "not 0 or a power of two in 1..16777216");
 	if (!(max_unresolved >= 0 && max_unresolved <= 100))
 		return usage_error("--max-unresolved: %s", "PCT must be 0..100");
 	return 0;
 }
 
-static int run(struct ph_bench *b)
+/* Count and time every phandle configuration; 0 or exit code 1. */
+static int run_phandles(struct ph_bench *b)
 {
-	GError *error = NULL;
-	guint32 largest = g_array_index(b->sizes, guint32, b->sizes->len - 1);
-	g_autofree char *advice = NULL;
-	int rc;
+	int rc = check_unresolved(b);
 
-	ph_analyse(&b->analysis, &b->trace, &b->dt, MAX(largest, 128u));
-	rc = check_unresolved(b);
 	for (guint i = 0; !rc && i < b->configs->len; i++) {
 		struct ph_config *c = &g_array_index(b->configs, struct ph_config, i);
 
@@ -308,22 +315,66 @@ static int run(struct ph_bench *b)
 			rc = 1;
 		}
 	}
-	if (rc)
-		return rc;
-	advice = ph_bench_recommend(b);
-	if (plot_path && !ph_bench_plot(b, plot_path, &error))
-		return fail(error);
-	if (!strcmp(format_opt, "csv")) {
-		ph_bench_print_csv(b);
-	} else if (!strcmp(format_opt, "json")) {
-		ph_bench_print_json(b, advice);
-	} else {
-		GString *text = g_string_new("\n");
+	return rc;
+}
 
+static void print_table(const struct ph_bench *b, const char *advice)
+{
+	GString *text = g_string_new("\n");
+
+	if (ph_trace_lookups(&b->trace)) {
 		ph_bench_print_table(b, wide);
 		ph_wrap(text, advice, 78);
 		fputs(text->str, stdout);
-		g_string_free(text, TRUE);
+	}
+	if (ph_trace_typed(&b->trace)) {
+		if (ph_trace_lookups(&b->trace))
+			putchar('\n');
+		ph_typed_print_table(b);
+	}
+	g_string_free(text, TRUE);
+}
+
+static int run(struct ph_bench *b)
+{
+	GError *error = NULL;
+	guint32 largest = g_array_index(b->sizes, guint32, b->sizes->len - 1);
+	g_autofree char *advice = NULL;
+	gboolean phandles = ph_trace_lookups(&b->trace) > 0;
+
+	if (phandles) {
+		ph_analyse(&b->analysis, &b->trace, &b->dt, MAX(largest, 128u));
+		if (run_phandles(b))
+			return 1;
+	} else {
+		g_array_set_size(b->configs, 0);
+	}
+	if (ph_trace_typed(&b->trace)) {
+		if (!ph_typed_count(b, &error))
+			return fail(error);
+		ph_typed_time(b, MIN_MEASURE_US);
+	}
+	if (phandles)
+		advice = ph_bench_recommend(b);
+	if (plot_path && !phandles) {
+		g_autofree char *trace = tool_esc_name(b->trace_name);
+
+		fprintf(stderr, "fdtcache-bench: --plot: %s has no phandle lookup to plot\n", trace);
+		return 1;
+	}
+	if (plot_path && !ph_bench_plot(b, plot_path, &error))
+		return fail(error);
+	if (!strcmp(format_opt, "csv")) {
+		if (phandles)
+			ph_bench_print_csv(b);
+		if (phandles && ph_trace_typed(&b->trace))
+			putchar('\n');
+		if (ph_trace_typed(&b->trace))
+			ph_typed_print_csv(b);
+	} else if (!strcmp(format_opt, "json")) {
+		ph_bench_print_json(b, advice);
+	} else {
+		print_table(b, advice);
 	}
 	return 0;
 }
@@ -371,6 +422,7 @@ out:
 	if (b.sizes)
 		g_array_free(b.sizes, TRUE);
 	ph_trace_clear(&b.trace);
+	ph_typed_clear(&b.typed);
 	ph_analysis_clear(&b.analysis);
 	g_free(b.dt.nodes);
 	g_free(fdt);

@@ -42,6 +42,18 @@ struct ph_config {
 	double ns_per_lookup;
 };
 
+/* The typed lookups' replay through fc_dt_lookups (ph_bench_typed.c). */
+struct ph_typed_run {
+	guint32 name_cache;   /* slots of the path and the property cache (0: none) */
+	guint32 node_cache;   /* slots of the node-offset cache (complete) */
+	int *nodes;           /* per typed lookup: the node its path names (parent, cells) */
+	int *expect;          /* per typed lookup: libfdt's answer, encoded (ph_bench_typed.c) */
+	struct fc_cache_slot *path_slots, *prop_slots, *node_slots;
+	struct fc_dt_lookup_stats stats[PH_KINDS];
+	gboolean timed;
+	double ns_per_lookup; /* a replay from empty caches (set-up included), per lookup */
+};
+
 struct ph_bench {
 	const char *dtb_path;
 	const char *trace_name;  /* the trace file, or "synthetic trace (MODEL)" */
@@ -52,6 +64,7 @@ struct ph_bench {
 	GArray *sizes;           /* guint32: the --sizes list, ascending */
 	guint32 mask_size;       /* the mask cache's size */
 	const char *renumbered;  /* "slof" or "stride" when phandles were rewritten */
+	struct ph_typed_run typed;
 };
 
 /* ph_bench_count - replay c once, filling its counters; returns 0 or an FC_E* code. */
@@ -62,6 +75,33 @@ int ph_bench_time(const struct ph_bench *b, struct ph_config *c, gint64 min_us);
 
 /* ph_bench_memory - the bytes of c's cache: slots x 8 (a 64-bit pointer array). */
 guint64 ph_bench_memory(const struct ph_config *c);
+
+/*
+ * ph_typed_prepare - libfdt's answer to each typed lookup of b's trace and
+ * the node each parent or cells lookup names; FALSE with "TRACE:LINE: ..."
+ * when that node is not in the DTB.
+ */
+gboolean ph_typed_prepare(struct ph_bench *b, GError **error);
+
+/*
+ * ph_typed_count - replay the typed lookups once through fc_dt_lookups,
+ * filling b->typed.stats; FALSE with "TRACE:LINE: ..." when an answer is
+ * not libfdt's (PH_ERROR_CHECK) or libcore fails.
+ */
+gboolean ph_typed_count(struct ph_bench *b, GError **error);
+
+/* ph_typed_time - replay them for at least min_us microseconds; sets ns_per_lookup. */
+void ph_typed_time(struct ph_bench *b, gint64 min_us);
+
+/* ph_typed_clear - free what ph_typed_prepare allocated. */
+void ph_typed_clear(struct ph_typed_run *run);
+
+/* The typed lookups' report (ph_bench_typed_out.c). */
+void ph_typed_print_table(const struct ph_bench *b);
+void ph_typed_print_csv(const struct ph_bench *b);
+struct _JsonBuilder;
+/* ph_typed_json - the "typed" member of the JSON report. */
+void ph_typed_json(struct _JsonBuilder *jb, const struct ph_bench *b);
 
 /* Reports (ph_bench_out.c). wide: every column in the table. */
 void ph_bench_print_table(const struct ph_bench *b, gboolean wide);

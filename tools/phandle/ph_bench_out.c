@@ -190,6 +190,8 @@ void ph_bench_print_json(const struct ph_bench *b, const char *recommendation)
 	for (guint r = 0; r < b->configs->len; r++)
 		json_config(jb, config_at(b, r));
 	json_builder_end_array(jb);
+	if (ph_trace_typed(&b->trace))
+		ph_typed_json(jb, b);
 	tool_json_str(jb, "recommendation", recommendation);
 	json_builder_end_object(jb);
 	root = json_builder_get_root(jb);
