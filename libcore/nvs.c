@@ -10,6 +10,8 @@
  */
 #include "nvs_int.h"
 
+#ifndef FC_READONLY
+
 /* ---- writes ---- */
 
 /* Zephyr's aligned write: the whole blocks, then the tail padded to one block. */
@@ -265,17 +267,11 @@ static int recover_gc(struct fc_nvs *fs)
 	return rc ? rc : gc(fs);
 }
 
-int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
+/* Mount's repairs, which write: a cut GC, stray data, a missing gc_done ATE. */
+static int recover(struct fc_nvs *fs)
 {
-	int rc;
+	int rc = recover_gc(fs);
 
-	if (!fs)
-		return FC_EINVAL;
-	rc = nvs_locate_(fs, cfg);
-	if (!rc)
-		rc = lookup_build(fs);
-	if (!rc)
-		rc = recover_gc(fs);
 	if (rc)
 		return rc;
 	/* an open sector with no ATE but stray data starts over */
@@ -284,12 +280,8 @@ int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
 		if (rc)
 			return rc;
 	}
-	if (offs(fs->ate_wra) == top_slot(fs)) {
-		rc = gc_done_write(fs);
-		if (rc)
-			return rc;
-	}
-	fs->mounted = true;
+	if (offs(fs->ate_wra) == top_slot(fs))
+		return gc_done_write(fs);
 	return 0;
 }
 
@@ -302,12 +294,40 @@ int fc_nvs_clear(struct fc_nvs *fs)
 			      (uint32_t)fs->cfg.sector_count * ssize(fs));
 }
 
+#endif /* FC_READONLY */
+
+/*
+ * FC_READONLY: the log as it is, unrepaired. Reads see what Zephyr reads
+ * after its repairing mount: an interrupted GC's source sector is still the
+ * oldest in the log, so each id's newest valid ATE, and its value, are the
+ * same whether or not its copy was made.
+ */
+int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
+{
+	int rc;
+
+	if (!fs)
+		return FC_EINVAL;
+	rc = nvs_locate_(fs, cfg);
+	if (!rc)
+		rc = lookup_build(fs);
+#ifndef FC_READONLY
+	if (!rc)
+		rc = recover(fs);
+#endif
+	if (rc)
+		return rc;
+	fs->mounted = true;
+	return 0;
+}
+
 /* ---- read and write ---- */
 
 /*
  * Compare the value at addr with data followed (with CRC) by its CRC-32,
  * in Zephyr's block steps. Returns 0 when equal, 1 when not, or an error.
  */
+#ifndef FC_READONLY
 static int value_cmp(const struct fc_nvs *fs, uint32_t addr, const uint8_t *data, uint32_t len,
 		     uint32_t stored_len)
 {
@@ -409,6 +429,8 @@ int fc_nvs_delete(struct fc_nvs *fs, uint16_t id)
 	return fc_nvs_write(fs, id, NULL, 0);
 }
 
+#endif /* FC_READONLY */
+
 int fc_nvs_read_hist(struct fc_nvs *fs, uint16_t id, void *data, size_t len, uint16_t cnt)
 {
 	uint32_t addr, vlen;
@@ -481,6 +503,7 @@ int fc_nvs_sector_max_data_size(struct fc_nvs *fs)
 	return (int)(room - fs->ate_size - crc_size(fs));
 }
 
+#ifndef FC_READONLY
 int fc_nvs_sector_use_next(struct fc_nvs *fs)
 {
 	int rc;
@@ -494,3 +517,4 @@ int fc_nvs_sector_use_next(struct fc_nvs *fs)
 		fs->mounted = false;
 	return rc;
 }
+#endif /* FC_READONLY */

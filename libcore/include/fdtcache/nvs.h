@@ -144,7 +144,8 @@ struct fc_nvs {
 /*
  * fc_nvs_mount - validate cfg, find the write position and recover from an
  * interrupted write, GC or erase (recovery programs and erases, as Zephyr's
- * mount does).
+ * mount does). With FC_READONLY nothing is repaired and nothing written:
+ * reads return what they return after a repairing mount.
  *
  * *cfg is copied into fs; the memory it points to (the device, the index
  * slots, the ATE cache) is used until the fs is no longer used, and the
@@ -168,6 +169,7 @@ struct fc_nvs {
  */
 int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg);
 
+#ifndef FC_READONLY /* FC_READONLY: no writes, deletes, GC or repairs */
 /*
  * fc_nvs_clear - erase every sector of the partition.
  *
@@ -232,6 +234,7 @@ int fc_nvs_write_hint(struct fc_nvs *fs, uint16_t id, const void *data, size_t l
  *	the errors of fc_nvs_write, leaving fs in the same state
  */
 int fc_nvs_delete(struct fc_nvs *fs, uint16_t id);
+#endif /* FC_READONLY */
 
 /*
  * fc_nvs_read - copy up to len bytes of id's newest value into data. With
@@ -288,6 +291,7 @@ int fc_nvs_calc_free_space(struct fc_nvs *fs);
  */
 int fc_nvs_sector_max_data_size(struct fc_nvs *fs);
 
+#ifndef FC_READONLY
 /*
  * fc_nvs_sector_use_next - close the write sector and move to the next one,
  * collecting it (GC copies its live entries and erases it).
@@ -301,6 +305,7 @@ int fc_nvs_sector_max_data_size(struct fc_nvs *fs);
  *	which recovers the interrupted GC.
  */
 int fc_nvs_sector_use_next(struct fc_nvs *fs);
+#endif /* FC_READONLY */
 
 /* Read-only walk over a partition, for tools. */
 enum fc_nvs_sector_state {
