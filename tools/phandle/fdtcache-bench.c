@@ -343,7 +343,9 @@ static int run(struct ph_bench *b)
 	gboolean phandles = ph_trace_lookups(&b->trace) > 0;
 
 	if (phandles) {
-		ph_analyse(&b->analysis, &b->trace, &b->dt, MAX(largest, 128u));
+		/* OPT to the sizes asked for and those the advice searches (a lower bound) */
+		ph_analyse(&b->analysis, &b->trace, &b->dt,
+			   MAX(largest, MIN(fc_dt_index_slots(b->dt.nphandles), 8192u)));
 		if (run_phandles(b))
 			return 1;
 	} else {

@@ -11,9 +11,17 @@
 #define KERNEL_SLOTS 128u   /* Linux v5.6+: 2^7 entries */
 #define MAX_ADVISED (1u << 16)
 
+/* A configuration's counters: a row's when the table has it, else replayed once. */
 static struct ph_config counted(const struct ph_bench *b, enum ph_policy policy, guint32 size)
 {
 	struct ph_config c = { .policy = policy, .size = size };
+
+	for (guint i = 0; i < b->configs->len; i++) {
+		const struct ph_config *row = &g_array_index(b->configs, struct ph_config, i);
+
+		if (row->policy == policy && row->size == size)
+			return *row;
+	}
 
 	if (ph_bench_count(b, &c) < 0)
 		c.stats.misses = G_MAXUINT32;
@@ -40,13 +48,22 @@ static void append_misses(GString *s, guint n)
 		g_string_append_printf(s, "%u times", n);
 }
 
-/* The smallest power-of-two size of policy whose misses are <= target. */
+/*
+ * The smallest power-of-two size of policy whose misses are <= target. No
+ * cache of a size misses less than OPT does, so sizes whose optimum is over
+ * the target are not replayed.
+ */
 static struct ph_config smallest_within(const struct ph_bench *b, enum ph_policy policy,
 					guint target, guint32 limit)
 {
 	struct ph_config c = { .policy = policy };
 
 	for (guint32 size = 8; size <= limit; size <<= 1) {
+		guint64 steps;
+
+		if (size <= b->analysis.opt_limit &&
+		    ph_analysis_curve(&b->analysis, TRUE, size, &steps, NULL) > target)
+			continue;
 		c = counted(b, policy, size);
 		if (c.stats.misses <= target)
 			return c;
