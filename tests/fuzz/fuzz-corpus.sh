@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the seed corpus of every fuzz target in DIR/<target>/ from the
-# fixtures (Zephyr vectors with their geometry header, DTBs, nvs-bench
-# CSVs), the images fuzz_mkseeds writes (both erase values, up to
+# fixtures (Zephyr vectors with their geometry header, DTBs, traces, boot
+# capture logs, nvs-bench CSVs), the images fuzz_mkseeds writes (both erase values, up to
 # 3 MiB) and the inputs that once found a bug (tests/fuzz/found/<target>/).
 #   fuzz-corpus.sh DIR     (with $top_srcdir and $top_builddir set)
 set -eu
@@ -9,7 +9,8 @@ top=${top_srcdir:-.}
 bld=${top_builddir:-.}
 dir=$1
 rm -rf "$dir"
-for t in nvs_image nvs_ops settings dtb geometry inspect bench_defs bench_csv bench_plot; do
+for t in nvs_image nvs_ops settings dtb geometry inspect trace_parse trace_import trace_generate \
+	bench_defs bench_csv bench_plot; do
 	mkdir -p "$dir/$t"
 done
 
@@ -55,8 +56,17 @@ for img in "$dir"/nvs_image/*-ff.bin "$dir"/nvs_image/*-00.bin; do
 	{ bytes 3f 00; tail -c +4 "$img"; } >"$dir/inspect/$name"
 done
 
-for dtb in "$bld"/fixtures/dt/*.dtb "$top"/fixtures/dt/kernel/*.dtb; do
+for dtb in "$bld"/fixtures/dt/*.dtb "$top"/fixtures/dt/kernel/*.dtb "$top"/fixtures/boots/*/*.dtb; do
 	cp "$dtb" "$dir/dtb/"
+	cp "$dtb" "$dir/trace_generate/"
+done
+cp "$top"/fixtures/traces/*.trace "$top"/fixtures/boots/*/*.trace "$dir/trace_parse/"
+for log in "$top"/fixtures/boots/*/*.log; do
+	[ -f "$log" ] || continue
+	{ bytes 00; cat "$log"; } >"$dir/trace_import/$(basename "$log")"
+done
+for trace in "$top"/fixtures/traces/*.trace; do
+	{ bytes 02; grep -v '^[#@]' "$trace"; } >"$dir/trace_import/list-$(basename "$trace")"
 done
 
 # -D/-G arguments as the README and the tests give them, one per line

@@ -52,6 +52,15 @@ int fuzz_geometry(const uint8_t *data, size_t size);
  */
 int fuzz_inspect(const uint8_t *data, size_t size);
 
+/* A trace file: parse it. */
+int fuzz_trace_parse(const uint8_t *data, size_t size);
+
+/* A capture log, kprobe log or list (byte 0 picks which): import, parse the result. */
+int fuzz_trace_import(const uint8_t *data, size_t size);
+
+/* A DTB: generate its boot trace under both models, parse the text back, compare. */
+int fuzz_trace_generate(const uint8_t *data, size_t size);
+
 /* nvs-bench -D/-G arguments, one per line ("G..." a -G list), expanded. */
 int fuzz_bench_defs(const uint8_t *data, size_t size);
 

@@ -31,6 +31,8 @@ void ph_gen_emit(struct ph_gen *g, guint32 phandle, guint node, const char *why)
 {
 	const struct ph_gen_opts *o = g->opts;
 
+	if (!phandle) /* of_find_node_by_phandle(0) returns before any lookup */
+		return;
 	if (o->model == PH_MODEL_REFERENCE && o->core_init_after &&
 	    ph_trace_lookups(g->trace) == o->core_init_after)
 		ph_gen_core_init(g);
