@@ -111,13 +111,15 @@ static gboolean is_hex(const char *s, gsize n)
 /* A "# dtb: NAME sha256 HEX" comment before the first item. */
 static void parse_header(struct ph_trace *trace, const char *comment, guint lineno)
 {
-	const char *name = comment + strlen(HEADER_DTB);
-	const char *sha = g_strrstr(name, HEADER_SHA);
-	const char *hex;
+	const char *name, *sha, *hex;
 
+	/* the prefix first: a comment shorter than it has no name to search */
 	if (trace->dtb_name || trace->phandles->len || trace->typed->len ||
-	    !g_str_has_prefix(comment, HEADER_DTB) ||
-	    !sha || sha == name)
+	    !g_str_has_prefix(comment, HEADER_DTB))
+		return;
+	name = comment + strlen(HEADER_DTB);
+	sha = g_strrstr(name, HEADER_SHA);
+	if (!sha || sha == name)
 		return;
 	hex = sha + strlen(HEADER_SHA);
 	if (strlen(hex) != PH_SHA256_HEX || !is_hex(hex, PH_SHA256_HEX))
