@@ -24,6 +24,7 @@ BUILD = os.getcwd()
 SRC = os.environ.get("top_srcdir", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUNS = 3
 TARGET = 2.5
+TIME = "/usr/bin/time"
 
 
 def binary(path):
@@ -38,20 +39,23 @@ ENV = dict(os.environ, LD_LIBRARY_PATH=os.path.join(BUILD, "libcore", ".libs") +
 
 
 def measure(argv):
-    """Best wall time (s) of RUNS runs and the largest peak RSS (KiB)."""
+    """Best wall time (s) of RUNS runs and the largest peak RSS (KiB).
+
+    The peak RSS comes from GNU time (package time): a child forked from
+    this Python process would count the interpreter's pages in its own peak.
+    """
     best, rss = None, 0
     for _ in range(RUNS):
-        t0 = time.perf_counter()
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
-        err = p.stderr.read()
-        _, status, usage = os.wait4(p.pid, 0)
-        t = time.perf_counter() - t0
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if p.returncode not in (0, 1):
-            sys.exit("growth: %s exited %d: %s" % (" ".join(argv), p.returncode,
-                                                   err.decode(errors="replace")[:300]))
+        with tempfile.NamedTemporaryFile() as peak:
+            t0 = time.perf_counter()
+            p = subprocess.run([TIME, "-f", "%M", "-o", peak.name] + argv,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+            t = time.perf_counter() - t0
+            if p.returncode not in (0, 1):
+                sys.exit("growth: %s exited %d: %s" % (" ".join(argv), p.returncode,
+                                                       p.stderr.decode(errors="replace")[:300]))
+            rss = max(rss, int(open(peak.name).read().split()[-1]))
         best = t if best is None else min(best, t)
-        rss = max(rss, usage.ru_maxrss)
     return best, rss
 
 
