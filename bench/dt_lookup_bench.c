@@ -4,15 +4,11 @@
  * it binds every enabled node, timed under libfdt (uncached) and under
  * libcore's node table with its caches, side by side in one process.
  *
- * The workload, built from the DTB (untimed), in tree order:
- *  - every alias in /aliases (sequence numbers of devices), /chosen and
- *    its stdout-path (an alias or a path, ":options" cut off);
- *  - per enabled node (no `status`, or "okay"/"ok"): with a `reg`, its
- *    parent and the parent's #address-cells/#size-cells; per phandle of a
- *    `<phandle args...>` list, the phandle and the provider's #xxx-cells
- *    (which says how many arguments to skip); per plain or single phandle,
- *    the phandle; with `interrupts`, the nearest `interrupt-parent` up the
- *    tree and that controller's #interrupt-cells.
+ * The workload is the trace `fdtcache-trace --model bootloader` writes for
+ * the DTB (tools/phandle/ph_gen_bootloader.c holds its rules: aliases,
+ * /chosen and stdout-path, per enabled node its parent and reg cells, each
+ * phandle reference with its provider's #cells, the interrupt-parent climb),
+ * generated untimed and replayed in its order.
  * libfdt answers with fdt_path_offset, fdt_parent_offset, fdt_address_cells
  * + fdt_size_cells, fdt_getprop and fdt_node_offset_by_phandle; libcore with
  * fc_dt_path_offset, fc_dt_alias_offset, fc_dt_parent_offset, fc_dt_reg_cells,
@@ -28,6 +24,7 @@
 
 #include "bench_clock.h"
 #include "fdtcache/dt.h"
+#include "ph_gen.h"
 
 #define RUNS 21
 #define PATH_SLOTS 256
@@ -46,44 +43,6 @@ struct op {
 	uint32_t len;
 };
 
-/* <phandle args...> lists and the provider property giving their arg count. */
-static const struct {
-	const char *prop;
-	const char *cells;
-} arg_lists[] = {
-	{ "clocks", "#clock-cells" },
-	{ "assigned-clocks", "#clock-cells" },
-	{ "assigned-clock-parents", "#clock-cells" },
-	{ "resets", "#reset-cells" },
-	{ "power-domains", "#power-domain-cells" },
-	{ "phys", "#phy-cells" },
-	{ "dmas", "#dma-cells" },
-	{ "iommus", "#iommu-cells" },
-	{ "gpios", "#gpio-cells" },
-	{ "pwms", "#pwm-cells" },
-	{ "mboxes", "#mbox-cells" },
-	{ "interconnects", "#interconnect-cells" },
-	{ "thermal-sensors", "#thermal-sensor-cells" },
-	{ "io-channels", "#io-channel-cells" },
-	{ "interrupts-extended", "#interrupt-cells" },
-};
-
-static gboolean has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static gboolean plain_list(const char *name)
-{
-	return g_str_has_prefix(name, "pinctrl-") && g_ascii_isdigit(name[8]) ? TRUE
-	       : strcmp(name, "cpu-idle-states") == 0 || strcmp(name, "operating-points-v2") == 0 ||
-		       strcmp(name, "memory-region") == 0 || strcmp(name, "cpu") == 0 ||
-		       strcmp(name, "remote-endpoint") == 0 || strcmp(name, "phy-handle") == 0 ||
-		       has_suffix(name, "-supply");
-}
-
 static void push(GArray *ops, enum op_kind kind, int node, uint32_t phandle, const char *str,
 		 uint32_t len)
 {
@@ -92,110 +51,40 @@ static void push(GArray *ops, enum op_kind kind, int node, uint32_t phandle, con
 	g_array_append_val(ops, op);
 }
 
-/* A phandle list: each phandle, then its provider's #cells to skip the args. */
-static void add_arg_list(GArray *ops, const void *fdt, const fdt32_t *cells, int n,
-			 const char *cells_name)
-{
-	for (int i = 0; i < n;) {
-		uint32_t ph = fdt32_to_cpu(cells[i++]);
-		int provider, count;
-		const fdt32_t *c;
+static const enum op_kind op_of_kind[PH_KINDS] = {
+	[PH_KIND_PATH] = OP_PATH,	      [PH_KIND_ALIAS] = OP_ALIAS,
+	[PH_KIND_PARENT] = OP_PARENT,	      [PH_KIND_REG_CELLS] = OP_REG_CELLS,
+	[PH_KIND_CELLS] = OP_CELLS,
+};
 
-		if (!ph || ph == UINT32_MAX)
-			continue;
-		push(ops, OP_PHANDLE, 0, ph, NULL, 0);
-		provider = fdt_node_offset_by_phandle(fdt, ph);
-		if (provider < 0)
-			break;
-		push(ops, OP_CELLS, provider, 0, cells_name, 0);
-		c = fdt_getprop(fdt, provider, cells_name, &count);
-		i += c && count == 4 ? (int)fdt32_to_cpu(*c) : 0;
-	}
+static void push_typed(GArray *ops, const void *fdt, const struct ph_typed *t)
+{
+	int node = t->kind == PH_KIND_PATH || t->kind == PH_KIND_ALIAS ? 0
+									 : fdt_path_offset(fdt, t->arg);
+
+	push(ops, op_of_kind[t->kind], node, 0, t->kind == PH_KIND_CELLS ? t->cells : t->arg,
+	     (uint32_t)strlen(t->arg));
 }
 
-/* The climb to the nearest interrupt-parent, then the controller's #cells. */
-static void add_interrupt_parent(GArray *ops, const void *fdt, int node)
-{
-	for (int n = node; n >= 0; n = fdt_parent_offset(fdt, n)) {
-		int len;
-		const fdt32_t *ip = fdt_getprop(fdt, n, "interrupt-parent", &len);
-
-		if (ip && len == 4) {
-			int ctrl = fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(*ip));
-
-			push(ops, OP_PHANDLE, 0, fdt32_to_cpu(*ip), NULL, 0);
-			if (ctrl >= 0)
-				push(ops, OP_CELLS, ctrl, 0, "#interrupt-cells", 0);
-			return;
-		}
-		if (n)
-			push(ops, OP_PARENT, n, 0, NULL, 0);
-	}
-}
-
-static void add_node(GArray *ops, const void *fdt, int node)
-{
-	int poff, len;
-	const char *status = fdt_getprop(fdt, node, "status", &len);
-
-	if (status && strcmp(status, "okay") && strcmp(status, "ok"))
-		return;
-	if (node && fdt_getprop(fdt, node, "reg", &len)) {
-		push(ops, OP_PARENT, node, 0, NULL, 0);
-		push(ops, OP_REG_CELLS, node, 0, NULL, 0);
-	}
-	fdt_for_each_property_offset(poff, fdt, node) {
-		const char *name;
-		const fdt32_t *v = fdt_getprop_by_offset(fdt, poff, &name, &len);
-		gboolean listed = FALSE;
-
-		for (gsize i = 0; i < G_N_ELEMENTS(arg_lists) && !listed; i++) {
-			if (strcmp(name, arg_lists[i].prop) == 0 ||
-			    (strcmp(arg_lists[i].prop, "gpios") == 0 && has_suffix(name, "-gpios"))) {
-				add_arg_list(ops, fdt, v, len / 4, arg_lists[i].cells);
-				listed = TRUE;
-			}
-		}
-		if (!listed && plain_list(name))
-			for (int i = 0; i < len / 4; i++)
-				if (fdt32_to_cpu(v[i]) && fdt32_to_cpu(v[i]) != UINT32_MAX)
-					push(ops, OP_PHANDLE, 0, fdt32_to_cpu(v[i]), NULL, 0);
-	}
-	if (fdt_getprop(fdt, node, "interrupts", &len))
-		add_interrupt_parent(ops, fdt, node);
-}
-
-static void add_globals(GArray *ops, const void *fdt)
-{
-	int aliases = fdt_path_offset(fdt, "/aliases");
-	int chosen = fdt_path_offset(fdt, "/chosen");
-	int poff, len;
-
-	if (aliases >= 0)
-		fdt_for_each_property_offset(poff, fdt, aliases) {
-			const char *name;
-
-			fdt_getprop_by_offset(fdt, poff, &name, &len);
-			push(ops, OP_ALIAS, 0, 0, name, (uint32_t)strlen(name));
-		}
-	push(ops, OP_PATH, 0, 0, "/chosen", 7);
-	if (chosen >= 0) {
-		const char *out = fdt_getprop(fdt, chosen, "stdout-path", &len);
-
-		if (out && len > 1)
-			push(ops, OP_PATH, 0, 0, out, (uint32_t)strcspn(out, ":"));
-	}
-	push(ops, OP_PATH, 0, 0, "/cpus", 5);
-	push(ops, OP_PATH, 0, 0, "/memory", 7);
-}
-
-static GArray *build_workload(const void *fdt)
+/* The bootloader model's trace of fdt (fdtcache-trace --model bootloader) as ops, in order. */
+static GArray *build_workload(const void *fdt, struct ph_trace *trace)
 {
 	GArray *ops = g_array_new(FALSE, FALSE, sizeof(struct op));
+	struct ph_gen_opts opts;
+	struct ph_tree tree;
+	guint t = 0;
 
-	add_globals(ops, fdt);
-	for (int node = 0; node >= 0; node = fdt_next_node(fdt, node, NULL))
-		add_node(ops, fdt, node);
+	ph_gen_defaults(&opts, PH_MODEL_BOOTLOADER);
+	ph_tree_build(&tree, fdt, fdt_totalsize(fdt));
+	ph_trace_init(trace);
+	ph_gen(trace, &tree, "", &opts, NULL);
+	ph_tree_clear(&tree);
+	for (guint i = 0; i <= ph_trace_lookups(trace); i++) {
+		for (; t < ph_trace_typed(trace) && ph_trace_typed_at(trace, t)->at == i; t++)
+			push_typed(ops, fdt, ph_trace_typed_at(trace, t));
+		if (i < ph_trace_lookups(trace))
+			push(ops, OP_PHANDLE, 0, ph_trace_at(trace, i), NULL, 0);
+	}
 	return ops;
 }
 
@@ -420,6 +309,7 @@ static void bench_dtb(const char *file)
 	gsize size;
 	struct core c = { 0 };
 	GArray *ops, *paths;
+	struct ph_trace trace;
 	GStringChunk *chunk = g_string_chunk_new(4096);
 	double base, ours, lib, one;
 	int *answers;
@@ -435,7 +325,7 @@ static void bench_dtb(const char *file)
 	c.index_slots = g_new(struct fc_cache_slot, c.nindex);
 	c.nnode_slots = fc_dt_index_slots(c.nnodes);
 	c.node_slots = g_new(struct fc_cache_slot, c.nnode_slots);
-	ops = build_workload(fdt);
+	ops = build_workload(fdt, &trace);
 	answers = g_new(int, ops->len);
 	check_answers(&c, fdt, ops, file);
 
@@ -484,6 +374,7 @@ static void bench_dtb(const char *file)
 	g_array_free(paths, TRUE);
 	g_string_chunk_free(chunk);
 	g_array_free(ops, TRUE);
+	ph_trace_clear(&trace);
 	g_free(answers);
 	g_free(c.index_slots);
 	g_free(c.node_slots);

@@ -36,7 +36,7 @@ static gboolean strict, wide, show_version;
 
 static const GOptionEntry entries[] = {
 	{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace_path, "Replay the lookups of FILE (default: the DTB's synthetic trace)", "FILE" },
-	{ "model", 'M', 0, G_OPTION_ARG_STRING, &model_opt, "Synthetic trace model without --trace: boot (default) or reference", "MODEL" },
+	{ "model", 'M', 0, G_OPTION_ARG_STRING, &model_opt, "Synthetic trace model without --trace: boot (default), reference or bootloader", "MODEL" },
 	{ "policy", 'p', 0, G_OPTION_ARG_STRING, &policy_opt, "Policies: none,mask,hash32,hash32x2,hash32x4,index,lru,opt (default: all)", "LIST" },
 	{ "sizes", 's', 0, G_OPTION_ARG_STRING, &sizes_opt, "Sizes of the sized policies: powers of two or ranges A..B (default: 64,128,256)", "LIST" },
 	{ "mask-size", 'm', 0, G_OPTION_ARG_INT, &mask_size_opt, "mask cache size (default: roundup_pow_of_two(#phandles))", "N" },
@@ -226,14 +226,18 @@ static int load_trace(struct ph_bench *b, const void *fdt, gsize len)
 		return check_dtb_match(b, fdt, len);
 	} else {
 		struct ph_tree tree;
-		gboolean boot = !strcmp(model_opt, "boot");
+		enum ph_model model = !strcmp(model_opt, "boot")	 ? PH_MODEL_BOOT
+				      : !strcmp(model_opt, "reference") ? PH_MODEL_REFERENCE
+									: PH_MODEL_BOOTLOADER;
 
-		b->trace_name = boot ? "synthetic trace (boot model)" : "synthetic trace (reference model)";
-		ph_gen_defaults(&opts, boot ? PH_MODEL_BOOT : PH_MODEL_REFERENCE);
+		b->trace_name = model == PH_MODEL_BOOT	      ? "synthetic trace (boot model)"
+				: model == PH_MODEL_REFERENCE ? "synthetic trace (reference model)"
+							      : "synthetic trace (bootloader model)";
+		ph_gen_defaults(&opts, model);
 		ph_tree_build(&tree, fdt, len);
 		ph_gen(&b->trace, &tree, b->dtb_path, &opts, NULL);
 		ph_tree_clear(&tree);
-		if (!ph_trace_lookups(&b->trace)) {
+		if (!ph_trace_lookups(&b->trace) && !ph_trace_typed(&b->trace)) {
 			g_autofree char *dtb = tool_esc_name(b->dtb_path);
 
 			fprintf(stderr, "fdtcache-bench: %s: no phandle reference, the synthetic trace is empty\n", dtb);
@@ -285,8 +289,8 @@ static int check_options(void)
 
 	if (strcmp(format_opt, "table") && strcmp(format_opt, "csv") && strcmp(format_opt, "json"))
 		return usage_error("--format: '%s' is not table, csv or json", format_opt);
-	if (strcmp(model_opt, "boot") && strcmp(model_opt, "reference"))
-		return usage_error("--model: '%s' is not boot or reference", model_opt);
+	if (strcmp(model_opt, "boot") && strcmp(model_opt, "reference") && strcmp(model_opt, "bootloader"))
+		return usage_error("--model: '%s' is not boot, reference or bootloader", model_opt);
 	if (renumber_opt && !ph_renumber_parse(renumber_opt, &slof))
 		return usage_error("--renumber: '%s' is not slof or stride", renumber_opt);
 	if (name_cache_opt < 0 || name_cache_opt > (gint)MAX_SLOTS ||

@@ -27,7 +27,7 @@ static gint probes = 1, irq_parses = 1;
 static const GOptionEntry entries[] = {
 	{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path, "Write the trace to FILE (default: stdout)", "FILE" },
 	{ "import", 'i', 0, G_OPTION_ARG_STRING, &import_opt, "Convert FILE from FORMAT: capture, kprobe or list", "FORMAT" },
-	{ "model", 'm', 0, G_OPTION_ARG_STRING, &model_opt, "Synthetic model: boot (default) or reference", "MODEL" },
+	{ "model", 'm', 0, G_OPTION_ARG_STRING, &model_opt, "Synthetic model: boot (default), reference or bootloader", "MODEL" },
 	{ "core-init-after", 'c', 0, G_OPTION_ARG_INT, &core_init_after, "reference: put @core_init after N lookups (default 0: before the first)", "N" },
 	{ "no-early", 0, 0, G_OPTION_ARG_NONE, &no_early, "boot: no lookups before of_core_init()", NULL },
 	{ "no-devlink", 0, 0, G_OPTION_ARG_NONE, &no_devlink, "boot: no fw_devlink supplier parse", NULL },
@@ -108,7 +108,7 @@ static int run_generate(const struct ph_gen_opts *opts, const char *path)
 	ph_trace_init(&trace);
 	text = g_string_new(NULL);
 	ph_gen(&trace, &tree, path, opts, text);
-	if (!ph_trace_lookups(&trace)) {
+	if (!ph_trace_lookups(&trace) && !ph_trace_typed(&trace)) {
 		g_autofree char *shown = tool_esc_name(path);
 
 		fprintf(stderr, "fdtcache-trace: %s: no phandle reference, the trace would be empty\n",
@@ -133,8 +133,10 @@ static int read_opts(GOptionContext *ctx, struct ph_gen_opts *opts)
 		model = PH_MODEL_BOOT;
 	else if (!strcmp(model_opt, "reference"))
 		model = PH_MODEL_REFERENCE;
+	else if (!strcmp(model_opt, "bootloader"))
+		model = PH_MODEL_BOOTLOADER;
 	else
-		return usage_error(ctx, "--model: expected boot or reference");
+		return usage_error(ctx, "--model: expected boot, reference or bootloader");
 	if (core_init_after < 0)
 		return usage_error(ctx, "--core-init-after: N must be >= 0");
 	if (core_init_after && model != PH_MODEL_REFERENCE)

@@ -98,6 +98,13 @@ static void write_header(const struct ph_gen *g, const char *dtb_name)
 				       "# runs at @core_init, else before the first lookup. Comments:\n"
 				       "# referring node, property.\n",
 				       shown);
+	else if (g->opts->model == PH_MODEL_BOOTLOADER)
+		g_string_append_printf(g->text,
+				       "# Synthetic bootloader trace of %s (fdtcache-trace --model\n"
+				       "# bootloader): /aliases, /chosen, then per enabled node the parent\n"
+				       "# and reg cells, each phandle reference with its provider's #cells\n"
+				       "# and the interrupt-parent climb. Comments: why it is looked up.\n",
+				       shown);
 	else
 		g_string_append_printf(g->text,
 				       "# Synthetic boot trace of %s (fdtcache-trace --model boot):\n"
@@ -117,6 +124,8 @@ void ph_gen(struct ph_trace *trace, const struct ph_tree *tree, const char *dtb_
 		write_header(&g, dtb_name);
 	if (opts->model == PH_MODEL_REFERENCE)
 		gen_reference(&g);
+	else if (opts->model == PH_MODEL_BOOTLOADER)
+		ph_gen_bootloader(&g);
 	else
 		ph_gen_boot(&g);
 }

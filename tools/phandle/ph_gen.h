@@ -13,6 +13,9 @@
  *   properties and the driver's own parses at probe (entry i of a list
  *   re-walks entries 0..i; each interrupt climbs to its interrupt parent),
  *   repeated for deferred probes. Disabled nodes make no lookups.
+ * - bootloader: a driver-model bootloader binding every enabled node: path,
+ *   alias, parent and cells lookups beside the phandle lookups (see
+ *   ph_gen_bootloader.c for what it assumes).
  */
 #ifndef FDTCACHE_TOOLS_PH_GEN_H
 #define FDTCACHE_TOOLS_PH_GEN_H
@@ -25,6 +28,7 @@
 enum ph_model {
 	PH_MODEL_BOOT,
 	PH_MODEL_REFERENCE,
+	PH_MODEL_BOOTLOADER, /* typed and phandle lookups (ph_gen_bootloader.c) */
 };
 
 struct ph_gen_opts {
@@ -68,5 +72,8 @@ void ph_gen_core_init(struct ph_gen *g);
 
 /* ph_gen_boot - the boot model's lookups (ph_gen_boot.c). */
 void ph_gen_boot(struct ph_gen *g);
+
+/* ph_gen_bootloader - the bootloader model's lookups (ph_gen_bootloader.c). */
+void ph_gen_bootloader(struct ph_gen *g);
 
 #endif /* FDTCACHE_TOOLS_PH_GEN_H */
