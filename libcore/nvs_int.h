@@ -95,7 +95,7 @@ static inline uint32_t prev_sector(const struct fc_nvs *fs, uint32_t s)
 /* Bound on the ATEs a walk may visit: every slot of every sector. */
 static inline uint32_t max_steps(const struct fc_nvs *fs)
 {
-	return fs->cfg.sector_count * (ssize(fs) / fs->ate_size + 1);
+	return fs->max_steps;
 }
 
 static inline bool ate_valid(const struct fc_nvs *fs, const struct fc_nvs_ate *a)

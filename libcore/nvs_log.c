@@ -150,7 +150,7 @@ int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 		way++;
 	if (way == FC_NVS_ATE_CACHE_WAYS) {
 		way = fs->ate_cache_lru;
-		start = o - o % size;
+		start = o & ~(size - 1u); /* size: a power of two */
 		fs->ate_cache_len[way] = 0;
 		rc = nvs_read_(fs, mkaddr(sect(addr), start), way_buf(fs, way),
 			       FC_MIN(size, ssize(fs) - start));
@@ -172,7 +172,7 @@ int nvs_win_fill_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr)
 	if (!w->len || sect(w->addr) != sect(addr) || o < offs(w->addr) ||
 	    o + FC_NVS_ATE_BYTES > offs(w->addr) + w->len) {
 		uint32_t unit = win_unit(fs);
-		uint32_t start = w->up ? o : o - o % unit;
+		uint32_t start = w->up ? o : o & ~(unit - 1u); /* unit: a power of two */
 		uint32_t len = FC_MIN(unit, ssize(fs) - start);
 		int rc = nvs_read_(fs, mkaddr(sect(addr), start), w->buf, len);
 
@@ -242,11 +242,15 @@ int nvs_sector_low_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s,
 
 uint32_t nvs_age_key_(const struct fc_nvs *fs, uint32_t addr)
 {
-	uint32_t n = fs->cfg.sector_count;
+	uint32_t n = fs->cfg.sector_count, behind;
 
 	if (addr == NVS_NO_ADDR)
 		return UINT32_MAX;
-	return (sect(fs->ate_wra) + n - sect(addr)) % n << FC_NVS_ADDR_SECTOR_SHIFT | offs(addr);
+	/* sectors behind the write sector, without a division */
+	behind = sect(fs->ate_wra) + n - sect(addr);
+	if (behind >= n)
+		behind -= n;
+	return behind << FC_NVS_ADDR_SECTOR_SHIFT | offs(addr);
 }
 
 /* A walk reads ATE areas through a window, or each ATE alone as Zephyr does. */
@@ -499,6 +503,8 @@ int nvs_locate_(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
 	FC_MEMSET(fs, 0, sizeof(*fs));
 	fs->cfg = *cfg;
 	fs->ate_size = FC_MAX(FC_NVS_ATE_BYTES, cfg->flash->geo.write_size);
+	/* the mount's one division: walks are bounded without one per step */
+	fs->max_steps = cfg->sector_count * (cfg->sector_size / fs->ate_size + 1);
 	rc = find_write_sector(fs, &ws);
 	if (!rc)
 		rc = find_write_pointers(fs, ws);

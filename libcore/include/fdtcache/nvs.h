@@ -130,6 +130,7 @@ struct fc_nvs {
 	uint32_t data_wra;  /* where the next data goes */
 	struct fc_cache index; /* over cfg.index_slots: statistics may be read */
 	/* ---- private ---- */
+	uint32_t max_steps;    /* bound on a walk: every slot of every sector */
 	uint32_t live_bytes;   /* align(len) + ATE slot summed over live entries */
 	uint32_t gc_done_ates; /* valid gc_done ATEs in the written sectors */
 	bool live_unknown;     /* live_bytes not counted (the index overflowed at
