@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* tools/common: output escaping (text, JSON, XML) and input loading. */
+/* tools/common: output escaping (text, JSON, XML), input loading, flash image formats. */
 #include "check_util.h"
 
 #include <glib.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/escape.h"
+#include "common/flashimg.h"
 #include "common/input.h"
 #include "common/json.h"
 
@@ -128,6 +129,89 @@ START_TEST(xml_is_well_formed)
 	g_free(x);
 	ck_xml_well_formed("]]><!-- \x0b\x0c\xef\xbf\xbe \xc3\xa9 </svg>");
 	ck_xml_well_formed("\xff\xfe\x00");
+}
+END_TEST
+
+/* A tool_input over a C string, as tool_image_decode reads it. */
+static struct tool_input text_input(const char *text)
+{
+	struct tool_input in = { 0 };
+
+	in.name = (char *)"t";
+	in.data = (const uint8_t *)text;
+	in.len = strlen(text);
+	return in;
+}
+
+START_TEST(ihex_segment_and_start_records)
+{
+	struct tool_input in = text_input(":020000021000EC\r\n:0400100001020304E2\n"
+					  ":0400000300001234B3\n:00000001FF\n");
+	struct tool_image img;
+	static const uint8_t want[4] = { 1, 2, 3, 4 };
+
+	ck_assert(tool_image_decode(&in, TOOL_IMAGE_AUTO, 0xff, &img, NULL));
+	ck_assert_int_eq(img.format, TOOL_IMAGE_IHEX);
+	ck_assert_uint_eq(img.base, 0x10010); /* segment 0x1000 << 4, plus the record's 0x10 */
+	ck_assert_uint_eq(img.len, 4);
+	ck_assert(memcmp(img.bytes, want, 4) == 0);
+	tool_image_free(&img);
+}
+END_TEST
+
+START_TEST(srec_16_and_24_bit_addresses_fill_gaps)
+{
+	struct tool_input in = text_input("S1050100AABB94\nS205010102CC2A\nS9030000FC\n");
+	struct tool_image img;
+
+	ck_assert(tool_image_decode(&in, TOOL_IMAGE_AUTO, 0x00, &img, NULL));
+	ck_assert_int_eq(img.format, TOOL_IMAGE_SREC);
+	ck_assert_uint_eq(img.base, 0x100);
+	ck_assert_uint_eq(img.len, 0x10003);
+	ck_assert_uint_eq(img.given, 3);
+	ck_assert_uint_eq(img.bytes[0], 0xaa);
+	ck_assert_uint_eq(img.bytes[1], 0xbb);
+	ck_assert_uint_eq(img.bytes[2], 0x00); /* the gap: the fill value */
+	ck_assert_uint_eq(img.bytes[0x10002], 0xcc);
+	tool_image_free(&img);
+}
+END_TEST
+
+START_TEST(bad_records_name_their_line)
+{
+	struct tool_input bad_sum = text_input(":00000001FF\n:0400100001020304E3\n");
+	struct tool_input no_end = text_input(":0400100001020304E2\n");
+	struct tool_input bad_s = text_input("S1050100AABB95\n");
+	struct tool_image img;
+	GError *err = NULL;
+
+	/* records after the end record are not read */
+	ck_assert(!tool_image_decode(&bad_sum, TOOL_IMAGE_AUTO, 0xff, &img, &err));
+	ck_assert_str_eq(err->message, "t: Intel HEX file holds no data");
+	g_clear_error(&err);
+	ck_assert(!tool_image_decode(&no_end, TOOL_IMAGE_IHEX, 0xff, &img, &err));
+	ck_assert_str_eq(err->message, "t:1: no end-of-file record (truncated Intel HEX?)");
+	g_clear_error(&err);
+	ck_assert(!tool_image_decode(&bad_s, TOOL_IMAGE_AUTO, 0xff, &img, &err));
+	ck_assert_str_eq(err->message, "t:1: S-record checksum mismatch");
+	g_clear_error(&err);
+}
+END_TEST
+
+START_TEST(mistakes_are_named)
+{
+	static const uint8_t gz[4] = { 0x1f, 0x8b, 8, 0 }, dtb[8] = { 0xd0, 0x0d, 0xfe, 0xed };
+	static const char dts[] = "// board\n/dts-v1/;\n/ { };\n";
+	static const uint8_t dump[8] = { 0xff, 0xff, 0, 0, 0, 0, 0xff, 0x5c };
+
+	ck_assert(g_str_has_prefix(tool_image_mistake(gz, 4), "a gzip file"));
+	ck_assert(g_str_has_prefix(tool_image_mistake(dtb, 8), "a devicetree blob (DTB)"));
+	ck_assert(g_str_has_prefix(tool_image_mistake((const uint8_t *)dts, sizeof(dts) - 1),
+				   "a devicetree source (DTS)"));
+	ck_assert(g_str_has_prefix(tool_image_mistake((const uint8_t *)"a\nb\nc\n", 6), "a text file"));
+	ck_assert_ptr_null(tool_image_mistake(dump, 8));
+	ck_assert_int_eq(tool_image_format_parse("srec"), TOOL_IMAGE_SREC);
+	ck_assert_int_eq(tool_image_format_parse("intel"), -1);
 }
 END_TEST
 
@@ -337,6 +421,7 @@ int main(void)
 {
 	Suite *s = suite_create("tool_common");
 	TCase *esc = tcase_create("escape"), *load = tcase_create("input");
+	TCase *img = tcase_create("image");
 
 	tcase_add_test(esc, text_escapes_every_unprintable_byte);
 	tcase_add_test(esc, text_keeps_only_printable_utf8);
@@ -345,6 +430,11 @@ int main(void)
 	tcase_add_test(esc, json_document_is_valid_utf8);
 	tcase_add_test(esc, xml_is_well_formed);
 	suite_add_tcase(s, esc);
+	tcase_add_test(img, ihex_segment_and_start_records);
+	tcase_add_test(img, srec_16_and_24_bit_addresses_fill_gaps);
+	tcase_add_test(img, bad_records_name_their_line);
+	tcase_add_test(img, mistakes_are_named);
+	suite_add_tcase(s, img);
 	tcase_add_unchecked_fixture(load, make_tmpdir, remove_tmpdir);
 	tcase_add_test(load, load_regular_file_and_private_copy);
 	tcase_add_test(load, load_empty_file);
