@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * zms.c - the ZMS engine: mount and recovery, write, read, delete, GC,
- * free space, clear.
+ * zms.c - the ZMS engine: mount and recovery, write, read, delete, free
+ * space, clear (GC and closing a sector are in zms_gc.c).
  *
  * Flash traffic that Zephyr's format defines (which bytes go where, in
  * which program calls) is Zephyr's, so a workload leaves Zephyr's image.
@@ -110,7 +110,7 @@ static int add_empty(struct fc_zms *fs, uint32_t s)
 	return zms_al_write_(fs, zaddr(fs, s, empty_slot(fs)), b, FC_ZMS_ATE_BYTES);
 }
 
-static int erase_and_empty(struct fc_zms *fs, uint32_t s)
+int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s)
 {
 	int rc = zms_erase_(fs, s);
 
@@ -172,7 +172,7 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 		if (meta_format(&empty) == zms_format_(fs) && zms_empty_valid_(fs, &empty))
 			rc = check_magic(&empty, &magic);
 		else if (may_write)
-			rc = erase_and_empty(fs, cur);
+			rc = zms_erase_and_empty_(fs, cur);
 		if (rc)
 			return rc;
 		rc = zms_cycle_or_zero_(fs, cur, &fs->sector_cycle);
@@ -267,191 +267,6 @@ static int locate(struct fc_zms *fs, bool may_write)
 	return rc;
 }
 
-/* ---- GC ---- */
-
-/* Is the valid ATE a at addr the newest of its id? */
-static int is_newest(struct fc_zms *fs, const struct zate *a, uint32_t addr)
-{
-	struct fc_zms_slot *slot = zephyr_mode(fs) ? NULL : zms_index_get_(fs, a->id);
-	uint32_t start, found = addr;
-	struct zate w;
-	int rc;
-
-	if (slot)
-		return (slot->addr & ~ZMS_DEL_FLAG) == addr;
-	start = zms_zcache_start_(fs, a->id);
-	if (start == ZMS_NO_ADDR)
-		start = fs->ate_wra;
-	rc = zms_find_id_(fs, a->id, start, fs->ate_wra, &w, &found);
-	return rc < 0 ? rc : found == addr;
-}
-
-/* Copy len bytes at src to data_wra in Zephyr's block steps. */
-static int block_move(struct fc_zms *fs, uint32_t src, uint32_t len)
-{
-	uint8_t buf[FC_ZMS_BLOCK];
-	uint32_t step = FC_ZMS_BLOCK & ~(zwbs(fs) - 1u);
-
-	while (len) {
-		uint32_t n = FC_MIN(step, len);
-		int rc = zms_flash_rd_(fs, src, buf, n);
-
-		if (!rc)
-			rc = zms_al_write_(fs, fs->data_wra, buf, n);
-		if (rc)
-			return rc;
-		fs->data_wra += zal(fs, n);
-		src += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Copy one live ATE (and its value) of the GC'ed sector into the write sector. */
-static int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr, uint8_t cycle)
-{
-	uint32_t at;
-	int rc;
-
-	if (a->len > fs->inline_max) {
-		uint32_t src = zaddr(fs, zsect(fs, addr), 0) + a->offset;
-
-		if ((uint64_t)a->offset + a->len > zss(fs))
-			return FC_ECORRUPT;
-		fc_put_le32(a->raw + (fs->cfg.id64 ? 12 : 8), zoffs(fs, fs->data_wra));
-		rc = block_move(fs, src, a->len);
-		if (rc)
-			return rc;
-	}
-	a->raw[1] = cycle;
-	zms_ate_seal_(a->raw);
-	at = fs->ate_wra;
-	rc = zms_ate_program_(fs, a->raw);
-	if (rc)
-		return rc;
-	zms_index_note_(fs, a->id, at, a->len);
-	zms_zcache_note_(fs, a->id, at);
-	return 0;
-}
-
-/* Copy the live entries of closed sector gs, newest first. */
-static int gc_sector(struct fc_zms *fs, uint32_t gs, uint32_t lo, uint8_t gs_cycle, uint8_t cycle)
-{
-	struct zms_win w = { .len = 0 };
-	struct zate a;
-
-	for (uint32_t o = lo; o <= top_slot(fs); o += fs->ate_size) {
-		uint32_t addr = zaddr(fs, gs, o);
-		int rc = zms_win_ate_(fs, &w, addr, &a);
-
-		if (rc)
-			return rc;
-		if (!zms_valid_(&a, gs_cycle) || !a.len || a.id == zhead_id(fs))
-			continue;
-		rc = is_newest(fs, &a, addr);
-		if (rc > 0)
-			rc = gc_copy(fs, &a, addr, cycle);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-/*
- * GC after the write sector moved on: give the new write sector an empty
- * ATE if it has none, copy the live entries of the sector after it (when
- * closed), mark gc_done, erase that sector and give it its empty ATE.
- */
-static int gc(struct fc_zms *fs)
-{
-	uint32_t ws = zsect(fs, fs->ate_wra), gs = znext(fs, ws);
-	uint8_t b[FC_ZMS_ATE_BYTES];
-	struct zate empty, close;
-	int rc = zms_sector_cycle_(fs, ws, &fs->sector_cycle);
-
-	if (rc == FC_ENOENT) {
-		rc = erase_and_empty(fs, ws);
-		if (!rc)
-			rc = zms_sector_cycle_(fs, ws, &fs->sector_cycle);
-	}
-	if (rc)
-		return rc;
-	rc = zms_closed_(fs, gs, &empty, &close);
-	if (rc > 0)
-		rc = gc_sector(fs, gs, close.offset, empty.cycle, fs->sector_cycle);
-	if (rc < 0)
-		return rc;
-	zms_ate_special_(fs, b, zoffs(fs, fs->data_wra), fs->sector_cycle);
-	rc = zms_ate_program_(fs, b);
-	return rc ? rc : erase_and_empty(fs, gs);
-}
-
-/*
- * Program the close ATE. A slot a cut left partly written (found at
- * mount) gets only its still-erased write blocks; blocks already holding
- * the close ATE's bytes are not programmed again.
- */
-static int close_program(struct fc_zms *fs, const uint8_t *b)
-{
-	uint8_t want[FC_ZMS_BLOCK], have[FC_ZMS_BLOCK];
-	uint32_t at = fs->ate_wra, wbs = zwbs(fs), end;
-	int rc;
-
-	if (fs->cfg.no_erase)
-		return zms_ate_program_(fs, b);
-	rc = zms_dirty_end_(fs, at, fs->ate_size, &end);
-	if (!rc && end == zoffs(fs, at))
-		return zms_ate_program_(fs, b);
-	if (!rc)
-		rc = zms_flash_rd_(fs, at, have, fs->ate_size);
-	if (rc)
-		return rc;
-	FC_MEMSET(want, zerase_value(fs), sizeof(want));
-	FC_MEMCPY(want, b, FC_ZMS_ATE_BYTES);
-	for (uint32_t k = 0; k < fs->ate_size; k += wbs) {
-		bool erased = true;
-
-		for (uint32_t i = 0; i < wbs; i++)
-			erased &= have[k + i] == zerase_value(fs);
-		if (!erased && !FC_MEMCMP(have + k, want + k, wbs))
-			continue;
-		rc = zms_flash_wr_(fs, at + k, want + k, wbs);
-		if (rc)
-			return rc;
-	}
-	fs->ate_wra -= fs->ate_size;
-	return 0;
-}
-
-/*
- * Close the write sector: fill its unused slots with erase-value ATEs (so
- * stale ATEs of an RRAM sector cannot come back to life), write the close
- * ATE and move to the next sector.
- */
-static int sector_close(struct fc_zms *fs)
-{
-	uint8_t b[FC_ZMS_ATE_BYTES];
-	uint32_t ws = zsect(fs, fs->ate_wra), nx = znext(fs, ws);
-	int rc;
-
-	zms_ate_special_(fs, b, zoffs(fs, fs->ate_wra + fs->ate_size), fs->sector_cycle);
-	while (zoffs(fs, fs->ate_wra) && fs->ate_wra >= fs->data_wra) {
-		uint8_t garbage[FC_ZMS_ATE_BYTES];
-
-		FC_MEMSET(garbage, zerase_value(fs), sizeof(garbage));
-		rc = zms_ate_program_(fs, garbage);
-		if (rc)
-			return rc;
-	}
-	fs->ate_wra = zaddr(fs, ws, close_slot(fs));
-	rc = close_program(fs, b);
-	if (rc)
-		return rc;
-	fs->ate_wra = zaddr(fs, nx, top_slot(fs));
-	fs->data_wra = zaddr(fs, nx, 0);
-	return zms_cycle_or_zero_(fs, nx, &fs->sector_cycle);
-}
-
 /* ---- recovery of an interrupted GC ---- */
 
 /* A valid gc_done ATE above ate_wra in the write sector? */
@@ -493,8 +308,8 @@ static int recover_gc(struct fc_zms *fs)
 	if (rc < 0)
 		return rc;
 	if (rc)
-		return erase_and_empty(fs, nx);
-	rc = erase_and_empty(fs, ws);
+		return zms_erase_and_empty_(fs, nx);
+	rc = zms_erase_and_empty_(fs, ws);
 	if (rc)
 		return rc;
 	fs->ate_wra = zaddr(fs, ws, top_slot(fs));
@@ -503,7 +318,7 @@ static int recover_gc(struct fc_zms *fs)
 		zms_zcache_fill_(fs, fs->ate_wra);
 	else
 		rc = zms_index_build_(fs);
-	return rc ? rc : gc(fs);
+	return rc ? rc : zms_gc_(fs);
 }
 
 /*
@@ -521,8 +336,8 @@ static int finish_torn_close(struct fc_zms *fs)
 	rc = zms_dirty_end_(fs, zaddr(fs, ws, close_slot(fs)), fs->ate_size, &end);
 	if (rc || end == close_slot(fs))
 		return rc;
-	rc = sector_close(fs);
-	return rc ? rc : gc(fs);
+	rc = zms_sector_close_(fs);
+	return rc ? rc : zms_gc_(fs);
 }
 
 int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
@@ -561,7 +376,7 @@ int fc_zms_clear(struct fc_zms *fs)
 		return FC_ENOTMOUNTED;
 	fs->mounted = false;
 	for (uint32_t s = 0; s < fs->cfg.sector_count; s++) {
-		int rc = erase_and_empty(fs, s);
+		int rc = zms_erase_and_empty_(fs, s);
 
 		if (rc)
 			return rc;
@@ -755,9 +570,9 @@ static int write_locked(struct fc_zms *fs, fc_zms_id_t id, const uint8_t *data, 
 
 		if (fits(fs, len))
 			return write_entry(fs, id, data, len);
-		rc = sector_close(fs);
+		rc = zms_sector_close_(fs);
 		if (!rc)
-			rc = gc(fs);
+			rc = zms_gc_(fs);
 		if (rc)
 			return rc;
 	}
@@ -824,9 +639,9 @@ int fc_zms_sector_use_next(struct fc_zms *fs)
 
 	if (!fs->mounted)
 		return FC_ENOTMOUNTED;
-	rc = sector_close(fs);
+	rc = zms_sector_close_(fs);
 	if (!rc)
-		rc = gc(fs);
+		rc = zms_gc_(fs);
 	if (rc)
 		fs->mounted = false;
 	return rc;

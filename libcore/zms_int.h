@@ -144,6 +144,17 @@ int zms_free_in_(const struct fc_zms *fs, uint32_t data_wra, uint32_t ate_wra);
 /* zms.c: locate the write position and build the index, writing nothing. */
 int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg);
 
+/* zms.c: erase sector s and program its empty ATE. */
+int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s);
+
+/* ---- zms_gc.c: garbage collection and closing the write sector ---- */
+
+/* zms_gc_ - collect the sector after the write sector into it (Zephyr's zms_gc). */
+int zms_gc_(struct fc_zms *fs);
+
+/* zms_sector_close_ - close the write sector and move to the next one. */
+int zms_sector_close_(struct fc_zms *fs);
+
 /* ---- zms_index.c: exact id -> newest ATE map over the caller's slots ---- */
 
 void zms_index_clear_(struct fc_zms *fs);
