@@ -58,23 +58,19 @@ struct fc_cache_stats {
 	uint32_t invalidations; /* keys removed by fc_cache_invalidate */
 };
 
-/*
- * A cache over caller slots. Callers may read slots, nslots, used, policy
- * and stats; hash_shift, hash_mult and overflowed are private (read by the
- * inline hit paths below and fc_cache_complete()) and may change in any
- * release.
- */
+/* A cache over caller slots. */
 struct fc_cache {
 	struct fc_cache_slot *slots;
 	uint32_t nslots;
 	uint32_t used; /* slots holding a key */
+	enum fc_cache_policy policy;
+	struct fc_cache_stats stats;
+	/* private: read by the inline hit paths below and fc_cache_complete() */
 	/* hash_32(key, log2(nslots)) as one multiply and one shift, with no
 	 * branch for one slot */
 	uint8_t hash_shift; /* 32 - log2(nslots), or 0 for one slot */
 	uint32_t hash_mult; /* the golden-ratio constant, or 0 for one slot */
-	enum fc_cache_policy policy;
 	bool overflowed; /* PROBE: a fill was refused since the last clear */
-	struct fc_cache_stats stats;
 };
 
 /* Linux's hash_32(key, bits): key times this constant, top `bits` bits. */

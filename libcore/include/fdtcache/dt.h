@@ -143,8 +143,9 @@ struct fc_dt_replay {
 	struct fc_cache cache;
 	enum fc_dt_policy policy;
 	bool core_init_done;
-	bool index_built;
 	struct fc_dt_replay_stats stats;
+	/* private: fc_dt_replay's own */
+	bool index_built;
 };
 
 /*

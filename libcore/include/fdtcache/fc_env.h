@@ -6,6 +6,12 @@
  * <string.h> and <limits.h>. A port that needs different hooks defines
  * FC_CONFIG to the name of its own header (e.g. -DFC_CONFIG='"board_fc.h"');
  * that header is included first and may define any FC_* hook below.
+ *
+ * Public structs: the caller allocates them and may read every field above
+ * a "private:" comment. The fields after it, to the end of the struct, are
+ * the library's own state, not part of the API: their names, types and
+ * meaning may change in any release; a change of a public struct's size or
+ * layout is an ABI change, bumped by the rule in configure.ac.
  */
 #ifndef FDTCACHE_FC_ENV_H
 #define FDTCACHE_FC_ENV_H

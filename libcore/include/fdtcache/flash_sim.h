@@ -124,6 +124,7 @@ struct fc_flash_sim {
 	uint64_t now_ns;        /* simulated clock */
 	uint64_t busy_until_ns; /* end of the running program or erase */
 	bool powered;
+	/* private: the cut machinery's state */
 	enum fc_flash_sim_cut_mode cut_mode;
 	uint32_t cut_countdown; /* prog/erase ops until the cut, 0 = not armed */
 	uint32_t rng;           /* xorshift32 state of the seeded modes and metastable reads */
@@ -258,7 +259,7 @@ struct fc_flash_sim_sched {
 	uint32_t depth;                              /* EXHAUSTIVE: most cuts a run */
 	uint32_t cuts[FC_FLASH_SIM_SCHED_DEPTH_MAX]; /* the run to do, n of them */
 	uint32_t n;
-	/* private */
+	/* private: fc_flash_sim_sched_next()'s walk */
 	const uint32_t *list;
 	uint32_t list_len;
 	uint32_t bound[FC_FLASH_SIM_SCHED_DEPTH_MAX + 1]; /* cut points of each level */

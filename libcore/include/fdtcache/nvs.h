@@ -117,11 +117,7 @@ struct fc_nvs_config {
 
 #define FC_NVS_ATE_CACHE_WAYS 2
 
-/*
- * A mounted partition. The caller allocates it (stack or static) and reads
- * the documented fields; everything after "private" is the engine's, not
- * part of the API, and may change in any release.
- */
+/* A mounted partition, allocated by the caller (stack or static). */
 struct fc_nvs {
 	struct fc_nvs_config cfg; /* the mount's copy */
 	bool mounted;
@@ -129,7 +125,7 @@ struct fc_nvs {
 	uint32_t ate_wra;   /* where the next ATE goes */
 	uint32_t data_wra;  /* where the next data goes */
 	struct fc_cache index; /* over cfg.index_slots: statistics may be read */
-	/* ---- private ---- */
+	/* private: the engine's */
 	uint32_t max_steps;    /* bound on a walk: every slot of every sector */
 	uint32_t live_bytes;   /* align(len) + ATE slot summed over live entries */
 	uint32_t gc_done_ates; /* valid gc_done ATEs in the written sectors */

@@ -64,14 +64,15 @@ struct fc_settings {
 	struct fc_settings_config cfg;
 	uint16_t last_name_id;  /* as on flash, or 0x8000 when absent */
 	bool ready;             /* INDEX: cache describes flash; RING: Zephyr's "loaded" */
-	uint16_t lowest_hole;   /* INDEX: no free id in the cache below this id */
-	uint32_t ring_next;     /* ZEPHYR_RING*: next entry to overwrite */
-	uint32_t ring_total;    /* ZEPHYR_RING*: Zephyr's cache_total */
 	/* 0, or the error of the first repair write of the last load that
 	 * failed for lack of space (FC_ENOSPC): what it should have removed
 	 * stays, and the next load tries again */
 	int repair_err;
 	struct fc_settings_stats stats;
+	/* private: settings.c's cache bookkeeping */
+	uint16_t lowest_hole;   /* INDEX: no free id in the cache below this id */
+	uint32_t ring_next;     /* ZEPHYR_RING*: next entry to overwrite */
+	uint32_t ring_total;    /* ZEPHYR_RING*: Zephyr's cache_total */
 };
 
 /* What load and scan report for one stored name. */

@@ -33,6 +33,7 @@
 
 struct fc_settings_zms {
 	struct fc_zms *fs;
+	/* private: the name list's state, kept by settings_zms.c */
 	uint32_t last;           /* id of the list's last node */
 	uint32_t second_to_last; /* id of the node before it (0: none) */
 	uint8_t collisions;      /* highest collision number in use */

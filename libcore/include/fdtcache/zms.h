@@ -85,7 +85,7 @@ struct fc_zms {
 	uint32_t ate_size;    /* ATE slot size: 16 rounded up to the write block */
 	uint32_t ate_wra;     /* where the next ATE goes */
 	uint32_t data_wra;    /* where the next value goes */
-	/* private to zms*.c */
+	/* private: the engine's (zms*.c) */
 	uint32_t index_used;   /* slots holding an id */
 	uint8_t index_bits;    /* log2 of index_slot_count */
 	bool index_refused;    /* an id found no slot: misses walk, free space counts */
