@@ -362,6 +362,32 @@ static void check_tail(struct inspect *in)
 			s, n - 1, s);
 }
 
+/*
+ * A given partition size that is no whole number of sectors (or of the
+ * devicetree's erase blocks, which a sector spans whole): the last one is cut.
+ */
+static void check_mid_sector(struct inspect *in)
+{
+	uint64_t size = in->dt.size, unit = in->geo.geo.sector_size;
+	const char *what = "sector";
+
+	if (!in->have_dt || !unit)
+		return;
+	if (!(size % unit) && in->dt.erase_block && size % in->dt.erase_block) {
+		unit = in->dt.erase_block;
+		what = "erase block";
+	}
+	if (!(size % unit))
+		return;
+	verdict(in, SEV_WARNING, "partition-mid-sector", -1,
+		(long)(in->dt.offset_in_image + size - size % unit),
+		"the partition %s is %" G_GUINT64_FORMAT " bytes, not a multiple of the %"
+		G_GUINT64_FORMAT "-byte %s: it ends %" G_GUINT64_FORMAT " bytes into %s %"
+		G_GUINT64_FORMAT " (likely size %" G_GUINT64_FORMAT " or %" G_GUINT64_FORMAT ")",
+		in->dt.path, size, unit, what, size % unit, what, size / unit,
+		size - size % unit, size - size % unit + unit);
+}
+
 /* A blank partition is blank, not damaged. */
 static void check_blank(struct inspect *in)
 {
@@ -381,6 +407,7 @@ void check_placement(struct inspect *in)
 {
 	check_outside(in);
 	check_tail(in);
+	check_mid_sector(in);
 	check_blank(in);
 }
 

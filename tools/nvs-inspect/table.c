@@ -159,7 +159,7 @@ static void table_summary(const struct inspect *in)
 		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
 
 		if (g_str_has_prefix(v->code, "layout-") || !strcmp(v->code, "blank") ||
-		    !strcmp(v->code, "records-ignored") || !strcmp(v->code, "partition-cut"))
+		    !strcmp(v->code, "records-ignored") || g_str_has_prefix(v->code, "partition-"))
 			para(in, 2, "%s: %s", severity_names[v->sev], v->message);
 	}
 }
@@ -181,6 +181,38 @@ static void table_live(const struct inspect *in)
 		printf("id=0x%04x len=%d data=%s\n", e->id, e->rc, hex);
 		g_free(hex);
 	}
+}
+
+/* Mostly printable: worth a text line (names of settings, strings). */
+static bool mostly_printable(const uint8_t *p, gsize n)
+{
+	gsize i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += p[i] >= 0x20 && p[i] <= 0x7e;
+	return n && 2 * k >= n;
+}
+
+/*
+ * The value as escaped text on a line of its own under its ATE row, cut at
+ * a whole escape so the line fits 80 columns (the whole value with --wide).
+ */
+static void ate_text_line(const struct inspect *in, const uint8_t *p, gsize n)
+{
+	const gsize indent = 10, room = COLUMNS - indent - sizeof("text \"\"...") + 1;
+	GString *t = g_string_new(NULL);
+	gsize i, before;
+
+	for (i = 0; i < n; i++) {
+		before = t->len;
+		tool_esc_append(t, p + i, 1, TOOL_ESC_QUOTE);
+		if (!in->opt.wide && t->len > room) {
+			g_string_truncate(t, before);
+			break;
+		}
+	}
+	printf("%*s%s \"%s\"%s\n", (int)indent, "", "text", t->str, i < n ? "..." : "");
+	g_string_free(t, TRUE);
 }
 
 static void table_ates(const struct inspect *in)
@@ -210,6 +242,8 @@ static void table_ates(const struct inspect *in)
 		       r->info.offset, r->info.len, r->info.part, r->info.crc8,
 		       ate_status_name(r->info.status), hex ? hex : "", n > preview ? "..." : "",
 		       crc_bad ? " (data crc bad)" : "");
+		if (d && mostly_printable(g_bytes_get_data(d, NULL), n))
+			ate_text_line(in, g_bytes_get_data(d, NULL), n);
 		g_free(addr);
 		g_free(hex);
 		if (d)
