@@ -82,14 +82,22 @@ static int attach(struct bench_rig *rig, uint32_t *loaded)
 	return rc;
 }
 
-static int boot_phase(struct bench_rig *rig)
+/* One phase that boots; gen != 0 then stores every entry with that generation. */
+static int attach_phase(struct bench_rig *rig, const char *phase, uint32_t gen)
 {
 	uint32_t loaded = 0;
 	int rc;
 
 	bench_phase_begin(rig);
 	rc = attach(rig, &loaded);
-	return bench_phase_end(rig, "boot", loaded, rc);
+	if (gen && rc >= 0)
+		rc = save_all(rig, gen);
+	return bench_phase_end(rig, phase, gen ? entries(rig) : loaded, rc);
+}
+
+static int boot_phase(struct bench_rig *rig)
+{
+	return attach_phase(rig, "boot", 0);
 }
 
 static int save_phase(struct bench_rig *rig, const char *phase, uint32_t gen)
@@ -113,14 +121,8 @@ static int run_rpl(struct bench_rig *rig)
 /* Boot time as a function of the stored names: fill, then boot again. */
 static int run_boot(struct bench_rig *rig)
 {
-	uint32_t loaded = 0;
-	int rc;
+	int rc = attach_phase(rig, "fill", 1);
 
-	bench_phase_begin(rig);
-	rc = attach(rig, &loaded);
-	if (rc >= 0)
-		rc = save_all(rig, 1);
-	rc = bench_phase_end(rig, "fill", entries(rig), rc);
 	if (rc >= 0)
 		rc = boot_phase(rig);
 	return rc;

@@ -240,6 +240,14 @@ static void json_value(JsonBuilder *b, const char *key, GBytes *v)
 	g_free(hex);
 }
 
+/* The members every change has: its kind, the value before and after. */
+static void json_change(JsonBuilder *b, enum change kind, GBytes *old, GBytes *new_)
+{
+	tool_json_str(b, "change", change_names[kind]);
+	json_value(b, "old", old);
+	json_value(b, "new", new_);
+}
+
 static void json_actions(JsonBuilder *b, const char *key, const struct inspect *in)
 {
 	guint i;
@@ -270,9 +278,7 @@ static void json_diff(const struct inspect *a, const struct inspect *b, const GA
 		json_builder_begin_object(j);
 		json_builder_set_member_name(j, "id");
 		json_builder_add_int_value(j, c->id);
-		tool_json_str(j, "change", change_names[c->kind]);
-		json_value(j, "old", c->old);
-		json_value(j, "new", c->new_);
+		json_change(j, c->kind, c->old, c->new_);
 		json_builder_end_object(j);
 	}
 	json_builder_end_array(j);
@@ -283,9 +289,7 @@ static void json_diff(const struct inspect *a, const struct inspect *b, const GA
 
 		json_builder_begin_object(j);
 		tool_json_str(j, "name", c->name);
-		tool_json_str(j, "change", change_names[c->kind]);
-		json_value(j, "old", c->old);
-		json_value(j, "new", c->new_);
+		json_change(j, c->kind, c->old, c->new_);
 		json_builder_end_object(j);
 	}
 	json_builder_end_array(j);
