@@ -1,7 +1,9 @@
 #!/bin/sh
 # nvs-inspect when the given range does not fit the layout: a devicetree
 # partition whose size ends mid-sector (or mid erase block) is warned about
-# with both sizes and the likely right ones, and --check counts it; --ates
+# with both sizes and the likely right ones, close ATEs pointing beyond the
+# sectors read from the range are warned about with the likely sector size,
+# and --check counts both; --ates
 # shows printable values as escaped text under their row, within 80 columns.
 set -u
 . "${top_srcdir:-.}/tests/tools/nvs-inspect-common.sh"
@@ -21,6 +23,14 @@ grep -Eq '^warning +partition-mid-sector +image offset 0x17000: .* is 31744 byte
 timeout 60 "$tool" --dts "$tmp/cut.dts" "$tmp/flash.bin" > "$tmp/out" 2>&1
 tr '\n' ' ' < "$tmp/out" | grep -Eq 'warning: the partition .* is 31744 +bytes, not a multiple' ||
 	bad "summary: no partition-mid-sector warning"
+# the 1024-byte sectors read from that size: the close ATE of the real
+# sector 0 points beyond them, so the likely sector size is said too
+grep -Eq '^warning +layout-close-outside +sector 3 offset 0x03f8: 1 close ATE, the first in sector 3 \(image offset 0x10ff8\), points up to offset 0x0558, outside their 1024-byte sectors: the sectors are probably 4096 bytes \(--sector-size 4096\), and the partition.s size is no whole number of them$' "$tmp/check" ||
+	bad "close ATE outside: $(grep layout "$tmp/check")"
+# a raw vector with too small a --sector-size: the same warning, counted by --check
+timeout 60 "$tool" --sector-size 1024 --check "$vec/nvs_rpl_2pass.bin" > "$tmp/check2" 2>&1
+grep -Eq '^warning +layout-close-outside +sector 3 offset 0x03f8: .* \(image offset 0xff8\), .* probably 4096 bytes \(--sector-size 4096\)$' "$tmp/check2" ||
+	bad "raw, --sector-size 1024: $(grep layout "$tmp/check2")"
 # with the sector size given, the sector is named and --check counts the warning
 timeout 60 "$tool" --dts "$tmp/cut.dts" --sector-size 4096 --check "$tmp/flash.bin" > "$tmp/check" 2>&1
 grep -Eq '^warning +partition-mid-sector .* not a multiple of the 4096-byte sector: it ends 3072 bytes into sector 7 ' "$tmp/check" ||

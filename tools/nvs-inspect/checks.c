@@ -363,6 +363,45 @@ static void check_tail(struct inspect *in)
 }
 
 /*
+ * Close ATEs (id 0xffff, len 0, crc valid, in a sector's last slot) whose
+ * offset lies beyond their sector: the sectors are larger than the range's.
+ * The likely size ends a sector at each such slot: the largest power of two
+ * dividing every slot's end, when it holds the offset.
+ */
+static void check_close_outside(struct inspect *in)
+{
+	const struct nvs_geometry *g = &in->geo.geo;
+	uint32_t s, first = 0, count = 0, far = 0, ss = g->sector_size, as = g->ate_size, m, end;
+	uint32_t align = UINT32_MAX;
+	struct fc_nvs_ate a;
+
+	for (s = 0; s < g->sector_count; s++) {
+		fc_nvs_ate_decode(sector_bytes(in, s) + ss - as, g->erase_value, &a);
+		if (a.part != FC_NVS_ATE_PART || !a.crc_ok || a.id != 0xffff || a.len ||
+		    a.offset < ss - as)
+			continue;
+		if (!count++)
+			first = s;
+		far = MAX(far, (uint32_t)a.offset);
+		end = (s + 1) * ss;
+		align = MIN(align, end & -end);
+	}
+	if (!count)
+		return;
+	for (m = 2 * ss; m < far + 2 * as; m *= 2)
+		;
+	if (align >= m)
+		m = align;
+	verdict(in, SEV_WARNING, "layout-close-outside", (int)first, (long)(ss - as),
+		"%u close ATE%s, the first in sector %u (image offset 0x%zx), point%s up to offset "
+		"0x%04x, outside their %u-byte sectors: the sectors are probably %u bytes "
+		"(--sector-size %u)%s",
+		count, count == 1 ? "" : "s", first, (size_t)g->offset + (size_t)first * ss + ss - as,
+		count == 1 ? "s" : "", far, ss, m, m,
+		in->part_len % m ? ", and the partition's size is no whole number of them" : "");
+}
+
+/*
  * A given partition size that is no whole number of sectors (or of the
  * devicetree's erase blocks, which a sector spans whole): the last one is cut.
  */
@@ -408,6 +447,7 @@ void check_placement(struct inspect *in)
 	check_outside(in);
 	check_tail(in);
 	check_mid_sector(in);
+	check_close_outside(in);
 	check_blank(in);
 }
 
