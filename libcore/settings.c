@@ -62,6 +62,8 @@ static bool name_matches(int rc, const char *buf, const char *name, size_t len)
 }
 
 /* Zephyr's modes write as Zephyr: every write compares first. */
+
+#ifndef FC_READONLY
 static unsigned int hint(const struct fc_settings *s, unsigned int h)
 {
 	return s->cfg.cache_mode == FC_SETTINGS_CACHE_INDEX ? h : 0;
@@ -81,6 +83,7 @@ static int write_counter(struct fc_settings *s, uint16_t last)
 	s->last_name_id = last;
 	return 0;
 }
+#endif /* FC_READONLY */
 
 /* Out-of-range counters read as "no names": Zephyr would walk garbage ids. */
 static uint16_t counter_value(int rc, const uint8_t *raw)
@@ -314,6 +317,7 @@ static int zephyr_find(struct fc_settings *s, const char *name, size_t len, uint
 	return scan_ids(s, FC_SETTINGS_ID_NAME_FIRST, name, len, lu);
 }
 
+#ifndef FC_READONLY
 /* Zephyr counts new names only while it knows the ring holds them all. */
 static void zephyr_added(struct fc_settings *s, uint16_t hash, uint16_t id)
 {
@@ -321,6 +325,7 @@ static void zephyr_added(struct fc_settings *s, uint16_t hash, uint16_t id)
 	if (s->ready && (s->ring_total < ring_entries(s) || id == s->last_name_id))
 		s->ring_total++;
 }
+#endif /* FC_READONLY */
 
 /* ---- save / get / delete ------------------------------------------------ */
 
@@ -341,6 +346,7 @@ static int find_name(struct fc_settings *s, const char *name, uint16_t *hash, st
 	return rc < 0 ? rc : len;
 }
 
+#ifndef FC_READONLY
 static int delete_pair(struct fc_settings *s, uint16_t id)
 {
 	int rc = fc_nvs_delete(s->cfg.fs, id);
@@ -424,6 +430,7 @@ int fc_settings_save(struct fc_settings *s, const char *name, const void *value,
 		zephyr_added(s, hash, lu.id);
 	return 0;
 }
+#endif /* FC_READONLY */
 
 int fc_settings_get(struct fc_settings *s, const char *name, void *buf, size_t len)
 {
@@ -503,6 +510,7 @@ static void remember(struct fc_settings *s, uint16_t id, const char *name, size_
 		ring_add(s, hash, id);
 }
 
+#ifndef FC_READONLY
 /* A repair write that does not fit is noted and the load goes on; other errors stop it. */
 static int repaired(struct fc_settings *s, int rc)
 {
@@ -512,6 +520,7 @@ static int repaired(struct fc_settings *s, int rc)
 		s->repair_err = rc;
 	return 0;
 }
+#endif /* FC_READONLY */
 
 /*
  * One id of the load walk. Zephyr's repairs: one of the pair missing
@@ -540,12 +549,14 @@ static int load_id(struct fc_settings *s, uint16_t id, const struct load_pass *p
 		remember(s, id, name, nlen);
 		return wanted ? report(p, name, nlen, id, rc2) : 0;
 	}
+#ifndef FC_READONLY
 	if (rc1 > 0 || rc2 > 0) {
 		int rc = delete_pair(s, id);
 
 		if (rc)
 			return repaired(s, rc);
 	}
+#endif /* FC_READONLY: a half pair is skipped, not repaired */
 	if (id == *last)
 		(*last)--;
 	return 0;
@@ -565,8 +576,12 @@ static int load(struct fc_settings *s, const struct load_pass *p)
 		FC_MEMSET(s->cfg.cache, 0, s->cfg.cache_len * sizeof(uint16_t));
 	for (uint32_t id = s->last_name_id; id >= FC_SETTINGS_ID_NAME_FIRST && !rc; id--)
 		rc = load_id(s, (uint16_t)id, p, &last, &names);
+#ifndef FC_READONLY
 	if (!rc && last != s->last_name_id)
 		rc = repaired(s, write_counter(s, last));
+#else
+	s->last_name_id = last; /* lowered in memory only */
+#endif
 	if (rc)
 		return rc;
 	s->ring_total = names;

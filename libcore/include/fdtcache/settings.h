@@ -158,6 +158,7 @@ int fc_settings_load_subtree(struct fc_settings *s, const char *subtree, uint8_t
  */
 int fc_settings_get(struct fc_settings *s, const char *name, void *buf, size_t len);
 
+#ifndef FC_READONLY /* FC_READONLY: no saves, deletes or load-time repairs */
 /*
  * fc_settings_save - store len bytes under name; len 0 deletes, as in
  * Zephyr. A new name takes the lowest free id known (ours, or Zephyr's
@@ -184,6 +185,7 @@ int fc_settings_save(struct fc_settings *s, const char *name, const void *value,
  *	an nvs error (as fc_nvs_write, which may leave the nvs unmounted)
  */
 int fc_settings_delete(struct fc_settings *s, const char *name);
+#endif /* FC_READONLY */
 
 /*
  * Read-only scan, for tools (nvs-inspect): visits every name id
