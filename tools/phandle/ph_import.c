@@ -51,7 +51,7 @@ static gboolean parse_hex32(const char *word, guint32 *value)
 {
 	guint64 v;
 
-	if (strncmp(word, "0x", 2) && strncmp(word, "0X", 2))
+	if (!word || (strncmp(word, "0x", 2) && strncmp(word, "0X", 2)))
 		return FALSE;
 	if (!g_ascii_string_to_unsigned(word + 2, 16, 0, G_MAXUINT32, &v, NULL) ||
 	    word[2] == '+' || word[2] == '-')
