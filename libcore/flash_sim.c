@@ -72,7 +72,7 @@ const struct fc_flash_sim_preset *fc_flash_sim_preset(const char *name)
 	unsigned int i;
 
 	for (i = 0; name && i < FC_ARRAY_SIZE(presets); i++)
-		if (!strcmp(presets[i].name, name))
+		if (!FC_STRCMP(presets[i].name, name))
 			return &presets[i];
 	return NULL;
 }

@@ -5,7 +5,10 @@
  * libcore is freestanding: it uses only <stddef.h>, <stdint.h>, <stdbool.h>,
  * <string.h> and <limits.h>. A port that needs different hooks defines
  * FC_CONFIG to the name of its own header (e.g. -DFC_CONFIG='"board_fc.h"');
- * that header is included first and may define any FC_* hook below.
+ * that header is included first and may define any FC_* hook below. When
+ * it defines all of FC_MEMCPY, FC_MEMMOVE, FC_MEMSET, FC_MEMCMP and
+ * FC_STRCMP, <string.h> is not included: libcore then needs only the
+ * compiler's own headers (a bare toolchain without a C library).
  *
  * Public structs: the caller allocates them and may read every field above
  * a "private:" comment. The fields after it, to the end of the struct, are
@@ -24,7 +27,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#if !defined(FC_MEMCPY) || !defined(FC_MEMMOVE) || !defined(FC_MEMSET) || \
+	!defined(FC_MEMCMP) || !defined(FC_STRCMP)
 #include <string.h>
+#endif
 
 /*
  * Checks of what only a broken port can violate (a flash callback that
@@ -47,6 +53,9 @@
 #endif
 #ifndef FC_MEMCMP
 #define FC_MEMCMP(a, b, n) memcmp((a), (b), (n))
+#endif
+#ifndef FC_STRCMP
+#define FC_STRCMP(a, b) strcmp((a), (b))
 #endif
 
 /* Branch hints for hot paths; a port whose compiler lacks them may override. */
