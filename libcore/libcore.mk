@@ -21,7 +21,7 @@ LIBCORE_cache_SRCS = cache.c
 LIBCORE_cache_HDRS = include/fdtcache/cache.h
 LIBCORE_poll_SRCS = poll.c
 LIBCORE_poll_HDRS = include/fdtcache/poll.h
-LIBCORE_flash_SRCS = flash.c
+LIBCORE_flash_SRCS = flash.c flash_int.h
 LIBCORE_flash_HDRS = include/fdtcache/flash.h
 LIBCORE_flash_sim_SRCS = flash_sim.c
 LIBCORE_flash_sim_HDRS = include/fdtcache/flash_sim.h
@@ -37,7 +37,7 @@ LIBCORE_dt_SRCS = dt_int.h dt.c dt_walk.c dt_lookup.c
 LIBCORE_dt_HDRS = include/fdtcache/dt.h
 
 # Everything (the union of the lists above).
-LIBCORE_SRCS = err.c version.c crc.c cache.c poll.c flash.c flash_sim.c \
+LIBCORE_SRCS = err.c version.c crc.c cache.c poll.c flash.c flash_int.h flash_sim.c \
 	nvs_int.h nvs_ate.c nvs_log.c nvs_index.c nvs_zephyr.c nvs.c nvs_walk.c settings.c \
 	zms_int.h zms.c zms_gc.c zms_log.c zms_index.c zms_zephyr.c zms_walk.c settings_zms.c \
 	dt_int.h dt.c dt_walk.c dt_lookup.c

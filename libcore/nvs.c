@@ -15,8 +15,9 @@
 /* ---- writes ---- */
 
 /* Zephyr's aligned write: the whole blocks, then the tail padded to one block. */
-static int prog_aligned(struct fc_nvs *fs, uint32_t addr, const uint8_t *data, uint32_t len)
+static int prog_aligned(void *arg, uint32_t addr, const uint8_t *data, uint32_t len)
 {
+	struct fc_nvs *fs = arg;
 	uint8_t buf[NVS_BLOCK];
 	uint32_t blen = len & ~(wbs(fs) - 1u);
 	int rc;
@@ -127,26 +128,6 @@ static int sector_erase(struct fc_nvs *fs, uint32_t s)
 	return rc ? rc : erase_verified(fs, s);
 }
 
-/* Copy a value of len bytes at src to data_wra in Zephyr's block steps. */
-static int block_move(struct fc_nvs *fs, uint32_t src, uint32_t len)
-{
-	uint8_t buf[NVS_BLOCK];
-	uint32_t step = NVS_BLOCK & ~(wbs(fs) - 1u);
-
-	while (len) {
-		uint32_t n = FC_MIN(step, len);
-		int rc = nvs_read_(fs, src, buf, n);
-
-		if (!rc)
-			rc = data_write(fs, buf, n, false);
-		if (rc)
-			return rc;
-		src += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* Is the valid ATE at addr the newest of its id? */
 static int is_newest(struct fc_nvs *fs, uint16_t id, uint32_t addr)
 {
@@ -192,7 +173,9 @@ static int gc(struct fc_nvs *fs)
 				return FC_ENOSPC;
 			uint16_t offset = (uint16_t)offs(fs->data_wra);
 
-			rc = block_move(fs, mkaddr(s, a.offset), a.len);
+			rc = flash_block_move(fs, fs->cfg.flash, prog_aligned,
+					      fs->cfg.offset + s * ssize(fs) + a.offset,
+					      &fs->data_wra, a.len);
 			if (!rc)
 				rc = ate_write(fs, a.id, offset, a.len);
 		}
@@ -332,7 +315,7 @@ static int value_cmp(const struct fc_nvs *fs, uint32_t addr, const uint8_t *data
 		     uint32_t stored_len)
 {
 	uint8_t buf[NVS_BLOCK], crc[NVS_CRC_SIZE];
-	uint32_t step = NVS_BLOCK & ~(wbs(fs) - 1u);
+	uint32_t step = flash_block_step(fs->cfg.flash);
 
 	fc_put_le32(crc, fc_crc32_ieee(data, len));
 	for (uint32_t pos = 0; pos < stored_len;) {

@@ -14,9 +14,10 @@
 
 #include "fdtcache/nvs.h"
 #include "fdtcache/crc.h"
+#include "flash_int.h"
 
 #define NVS_CRC_SIZE 4u
-#define NVS_BLOCK 32u  /* Zephyr's NVS_BLOCK_SIZE: compare/copy unit, largest write block */
+#define NVS_BLOCK FLASH_BLOCK
 #define NVS_CHUNK 256u /* bytes of ATE area read at once when scanning */
 #define NVS_DEL_FLAG 1u /* bit 0 of an index value: a delete ATE (slots are multiples of 8) */
 #define NVS_NO_ADDR UINT32_MAX
@@ -45,29 +46,14 @@ static inline uint32_t mkaddr(uint32_t sector, uint32_t offset)
 	return sector << FC_NVS_ADDR_SECTOR_SHIFT | offset;
 }
 
-static inline uint32_t ssize(const struct fc_nvs *fs)
-{
-	return fs->cfg.sector_size;
-}
-
-static inline uint32_t wbs(const struct fc_nvs *fs)
-{
-	return fs->cfg.flash->geo.write_size;
-}
-
-static inline uint32_t al(const struct fc_nvs *fs, uint32_t len)
-{
-	return FC_ALIGN_UP(len, wbs(fs));
-}
+#define ssize(fs) ((fs)->cfg.sector_size)
+#define wbs(fs) flash_wbs((fs)->cfg.flash)
+#define al(fs, len) flash_al((fs)->cfg.flash, (len))
+#define erase_value(fs) flash_erase_value((fs)->cfg.flash)
 
 static inline uint32_t crc_size(const struct fc_nvs *fs)
 {
 	return fs->cfg.data_crc ? NVS_CRC_SIZE : 0;
-}
-
-static inline uint8_t erase_value(const struct fc_nvs *fs)
-{
-	return fs->cfg.flash->geo.erase_value;
 }
 
 /* Offset of the first ATE slot of a sector (the gc_done one after GC). */

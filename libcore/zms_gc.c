@@ -25,25 +25,10 @@ static int is_newest(struct fc_zms *fs, const struct zate *a, uint32_t addr)
 	return rc < 0 ? rc : found == addr;
 }
 
-/* Copy len bytes at src to data_wra in Zephyr's block steps. */
-static int block_move(struct fc_zms *fs, uint32_t src, uint32_t len)
+/* A block of a GC copy, for flash_block_move. */
+static int block_write(void *fs, uint32_t addr, const uint8_t *buf, uint32_t len)
 {
-	uint8_t buf[FC_ZMS_BLOCK];
-	uint32_t step = FC_ZMS_BLOCK & ~(zwbs(fs) - 1u);
-
-	while (len) {
-		uint32_t n = FC_MIN(step, len);
-		int rc = zms_flash_rd_(fs, src, buf, n);
-
-		if (!rc)
-			rc = zms_al_write_(fs, fs->data_wra, buf, n);
-		if (rc)
-			return rc;
-		fs->data_wra += zal(fs, n);
-		src += n;
-		len -= n;
-	}
-	return 0;
+	return zms_al_write_(fs, addr, buf, len);
 }
 
 /* Copy one live ATE (and its value) of the GC'ed sector into the write sector. */
@@ -53,12 +38,12 @@ static int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr, uint8_t cyc
 	int rc;
 
 	if (a->len > fs->inline_max) {
-		uint32_t src = zaddr(fs, zsect(fs, addr), 0) + a->offset;
+		uint32_t src = fs->cfg.offset + zsect(fs, addr) * zss(fs) + a->offset;
 
 		if ((uint64_t)a->offset + a->len > zss(fs))
 			return FC_ECORRUPT;
 		fc_put_le32(a->raw + (fs->cfg.id64 ? 12 : 8), zoffs(fs, fs->data_wra));
-		rc = block_move(fs, src, a->len);
+		rc = flash_block_move(fs, fs->cfg.flash, block_write, src, &fs->data_wra, a->len);
 		if (rc)
 			return rc;
 	}

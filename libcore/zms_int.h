@@ -8,6 +8,7 @@
 #define FDTCACHE_ZMS_INT_H
 
 #include "fdtcache/zms.h"
+#include "flash_int.h"
 
 #define ZMS_NO_ADDR UINT32_MAX
 #define ZMS_DEL_FLAG 1u      /* bit 0 of an index address: the ATE is a delete */
@@ -46,25 +47,10 @@ static inline uint32_t zoffs(const struct fc_zms *fs, uint32_t addr)
 	return addr & ((1u << fs->addr_shift) - 1u);
 }
 
-static inline uint32_t zss(const struct fc_zms *fs)
-{
-	return fs->cfg.sector_size;
-}
-
-static inline uint32_t zwbs(const struct fc_zms *fs)
-{
-	return fs->cfg.flash->geo.write_size;
-}
-
-static inline uint32_t zal(const struct fc_zms *fs, uint32_t len)
-{
-	return FC_ALIGN_UP(len, zwbs(fs));
-}
-
-static inline uint8_t zerase_value(const struct fc_zms *fs)
-{
-	return fs->cfg.flash->geo.erase_value;
-}
+#define zss(fs) ((fs)->cfg.sector_size)
+#define zwbs(fs) flash_wbs((fs)->cfg.flash)
+#define zal(fs, len) flash_al((fs)->cfg.flash, (len))
+#define zerase_value(fs) flash_erase_value((fs)->cfg.flash)
 
 static inline fc_zms_id_t zhead_id(const struct fc_zms *fs)
 {
