@@ -6,8 +6,12 @@
  * Flash traffic that Zephyr's format defines (which bytes go where, in
  * which program calls) is Zephyr's, so a workload leaves Zephyr's image.
  * What differs is how an id's newest ATE is found (the index instead of a
- * walk over the log) and two power-loss rules: the free area is checked
- * at mount so no value is ever programmed over half-written bytes, and a
+ * walk over the log) and the power-loss rules of the mount: the free area
+ * is checked so no value is ever programmed over half-written bytes; a
+ * write sector a cut left without its empty ATE gets one before any entry;
+ * a torn delete in a sector's last slot leaves the sector full; an erase a
+ * cut left unfinished in the sector after the write sector is done again
+ * (and with two sectors it does not make the remnant the write sector); a
  * torn close ATE is completed block by block instead of programmed again.
  */
 #include "zms_int.h"
@@ -124,66 +128,6 @@ int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s)
 /* ---- finding the write position (Zephyr's zms_init) ---- */
 
 /*
- * The write sector: the first open sector after a closed one; with none
- * closed, the last sector if its first entry slot holds a valid ATE, else
- * sector 0 (given an empty ATE when it has none and may_write).
- */
-static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
-{
-	uint32_t n = fs->cfg.sector_count, i, cur = 0, closed = 0;
-	struct zate empty, close, first;
-	bool magic = false;
-	int rc;
-
-	for (i = 0; i < n; i++) {
-		cur = i;
-		rc = zms_header_(fs, i, &empty, &close);
-		if (rc)
-			return rc;
-		fs->sector_cycle = empty.cycle;
-		if (meta_format(&empty) != zms_format_(fs))
-			continue;
-		if (!zms_empty_valid_(fs, &empty) || !zms_close_valid_(fs, &close) ||
-		    empty.cycle != close.cycle)
-			continue;
-		closed++;
-		rc = check_magic(&empty, &magic);
-		if (rc)
-			return rc;
-		cur = znext(fs, i);
-		rc = zms_closed_(fs, cur, &empty, &close);
-		if (rc < 0)
-			return rc;
-		fs->sector_cycle = empty.cycle;
-		if (!rc)
-			break;
-	}
-	if (closed == n && !magic)
-		return FC_ENOTSUP;
-	if (i == n) {
-		rc = zms_ate_read_(fs, zaddr(fs, cur, top_slot(fs)), &first);
-		if (rc)
-			return rc;
-		if (!zms_valid_(&first, fs->sector_cycle))
-			cur = znext(fs, cur);
-		rc = zms_header_(fs, cur, &empty, &close);
-		if (rc)
-			return rc;
-		if (meta_format(&empty) == zms_format_(fs) && zms_empty_valid_(fs, &empty))
-			rc = check_magic(&empty, &magic);
-		else if (may_write)
-			rc = zms_erase_and_empty_(fs, cur);
-		if (rc)
-			return rc;
-		rc = zms_cycle_or_zero_(fs, cur, &fs->sector_cycle);
-		if (rc)
-			return rc;
-	}
-	*ws = cur;
-	return 0;
-}
-
-/*
  * The last valid ATE of the write sector, scanning down from the first
  * entry slot while above the end of the values seen (an inline ATE resets
  * that end), and the end of the lowest value outside an ATE.
@@ -214,19 +158,141 @@ static int recover_last(struct fc_zms *fs, struct zms_win *w, uint32_t ws)
 	return 0;
 }
 
-/* Move ate_wra down past slots in use: not erased (erasable flash) or valid (RRAM). */
+/*
+ * 1 when the lowest valid ATE of sector s is a gc_done: a GC into s ended
+ * and nothing was written after it.
+ */
+static int ends_in_gc_done(struct fc_zms *fs, uint32_t s)
+{
+	struct zms_win w = { .len = 0 };
+	uint8_t keep = fs->sector_cycle, cycle;
+	struct zate a;
+	int rc = zms_cycle_or_zero_(fs, s, &fs->sector_cycle);
+
+	if (!rc)
+		rc = recover_last(fs, &w, s);
+	if (!rc)
+		rc = zms_ate_read_(fs, fs->ate_wra, &a);
+	cycle = fs->sector_cycle;
+	fs->sector_cycle = keep;
+	if (rc)
+		return rc;
+	return zms_valid_(&a, cycle) && zms_gc_done_valid_(fs, &a);
+}
+
+/*
+ * With no sector closed, Zephyr takes the last sector when its first entry
+ * slot holds a valid ATE. When sector 0's does too, a cut erase left the
+ * one that was collected (two sectors: the GC copies everything into the
+ * other, then erases it): sector 0 is the write sector when it ends in the
+ * GC's gc_done and the last sector does not.
+ */
+static int last_is_write_sector(struct fc_zms *fs, uint32_t last)
+{
+	struct zate first;
+	uint8_t cycle;
+	int rc = zms_ate_read_(fs, zaddr(fs, last, top_slot(fs)), &first);
+
+	if (rc || !zms_valid_(&first, fs->sector_cycle))
+		return rc;
+	rc = zms_cycle_or_zero_(fs, 0, &cycle);
+	if (!rc)
+		rc = zms_ate_read_(fs, zaddr(fs, 0, top_slot(fs)), &first);
+	if (rc || !zms_valid_(&first, cycle))
+		return rc ? rc : 1;
+	rc = ends_in_gc_done(fs, 0);
+	if (rc <= 0)
+		return rc < 0 ? rc : 1;
+	rc = ends_in_gc_done(fs, last);
+	return rc < 0 ? rc : rc == 1;
+}
+
+/*
+ * The write sector: the first open sector after a closed one; with none
+ * closed, the last sector if its first entry slot holds a valid ATE, else
+ * sector 0 (given an empty ATE when it has none and may_write).
+ */
+static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
+{
+	uint32_t n = fs->cfg.sector_count, i, cur = 0, closed = 0;
+	struct zate empty, close;
+	bool magic = false;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		cur = i;
+		rc = zms_header_(fs, i, &empty, &close);
+		if (rc)
+			return rc;
+		fs->sector_cycle = empty.cycle;
+		if (meta_format(&empty) != zms_format_(fs))
+			continue;
+		if (!zms_empty_valid_(fs, &empty) || !zms_close_valid_(fs, &close) ||
+		    empty.cycle != close.cycle)
+			continue;
+		closed++;
+		rc = check_magic(&empty, &magic);
+		if (rc)
+			return rc;
+		cur = znext(fs, i);
+		rc = zms_closed_(fs, cur, &empty, &close);
+		if (rc < 0)
+			return rc;
+		fs->sector_cycle = empty.cycle;
+		if (!rc)
+			break;
+	}
+	if (closed == n && !magic)
+		return FC_ENOTSUP;
+	/* a cut before the empty ATE of a GC's new write sector: it holds nothing yet */
+	if (i < n && may_write && !zms_empty_valid_(fs, &empty)) {
+		rc = zms_erase_and_empty_(fs, cur);
+		if (!rc)
+			rc = zms_cycle_or_zero_(fs, cur, &fs->sector_cycle);
+		if (rc)
+			return rc;
+	}
+	if (i == n) {
+		rc = last_is_write_sector(fs, cur);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			cur = znext(fs, cur);
+		rc = zms_header_(fs, cur, &empty, &close);
+		if (rc)
+			return rc;
+		if (meta_format(&empty) == zms_format_(fs) && zms_empty_valid_(fs, &empty))
+			rc = check_magic(&empty, &magic);
+		else if (may_write)
+			rc = zms_erase_and_empty_(fs, cur);
+		if (rc)
+			return rc;
+		rc = zms_cycle_or_zero_(fs, cur, &fs->sector_cycle);
+		if (rc)
+			return rc;
+	}
+	*ws = cur;
+	return 0;
+}
+
+/*
+ * Move ate_wra down past slots in use: not erased (erasable flash) or valid
+ * (RRAM). A torn delete in the slot at data_wra leaves the sector full.
+ */
 static int skip_used_slots(struct fc_zms *fs, struct zms_win *w)
 {
 	struct zate a;
 
 	while (fs->ate_wra >= fs->data_wra) {
 		int rc = zms_win_ate_(fs, w, fs->ate_wra, &a);
+		bool valid;
 
 		if (rc)
 			return rc;
-		if (fs->cfg.no_erase ? !zms_valid_(&a, fs->sector_cycle) : a.erased)
+		valid = zms_valid_(&a, fs->sector_cycle);
+		if (fs->cfg.no_erase ? !valid : a.erased)
 			return 0;
-		if ((fs->ate_wra == fs->data_wra && a.len) || !zoffs(fs, fs->ate_wra))
+		if ((fs->ate_wra == fs->data_wra && a.len && valid) || !zoffs(fs, fs->ate_wra))
 			return FC_ECORRUPT;
 		fs->ate_wra -= fs->ate_size;
 	}
@@ -292,6 +358,27 @@ static int build_lookup(struct fc_zms *fs)
 }
 
 /*
+ * The sector after the write sector, not closed, must hold nothing but its
+ * empty ATE: anything else is left by a cut erase (the one after a GC, or
+ * the one the next GC starts with), which is done again here so that no
+ * later program meets those bytes. Erasable flash only.
+ */
+static int finish_torn_erase(struct fc_zms *fs, uint32_t s, const struct zate *empty)
+{
+	uint32_t end;
+	int rc;
+
+	if (fs->cfg.no_erase)
+		return 0;
+	rc = zms_dirty_end_(fs, zaddr(fs, s, 0), empty_slot(fs), &end);
+	if (rc)
+		return rc;
+	if (!end && (empty->erased || zms_empty_valid_(fs, empty)))
+		return 0;
+	return zms_erase_and_empty_(fs, s);
+}
+
+/*
  * The sector after the write sector is still closed: with a gc_done ATE
  * in the write sector only its erase was cut; without one, the GC itself
  * was, and runs again into the write sector, erased first (as Zephyr).
@@ -302,8 +389,10 @@ static int recover_gc(struct fc_zms *fs)
 	struct zate empty, close;
 	int rc = zms_closed_(fs, nx, &empty, &close);
 
-	if (rc <= 0)
+	if (rc < 0)
 		return rc;
+	if (!rc)
+		return finish_torn_erase(fs, nx, &empty);
 	rc = has_gc_done(fs);
 	if (rc < 0)
 		return rc;

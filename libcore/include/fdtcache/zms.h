@@ -98,7 +98,9 @@ struct fc_zms {
  * interrupted write, GC or erase as Zephyr does (an interrupted GC is done
  * again; a sector left closed after a completed GC is erased), then build
  * the index. Unlike Zephyr, values half-written by a power cut are stepped
- * over, never programmed over.
+ * over, never programmed over, and the cuts Zephyr loses entries to are
+ * recovered: a write sector left without its empty ATE, a torn delete in a
+ * sector's last slot, a cut erase of the sector after the write sector.
  * Returns:
  *   0 on success;
  *   FC_EINVAL for a bad configuration (no device, write block 0 or > 32,

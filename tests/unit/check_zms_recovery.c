@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ZMS power-loss recovery, cut by cut: a workload on a strict NOR
+ * simulator (it refuses any program over bytes that are not erased) is cut
+ * at one chosen program or erase, found by a dry run of the same workload,
+ * in a chosen cut mode. After the power comes back the mount must succeed,
+ * every acknowledged value must read back (the cut one: old or new), and so
+ * must more writes that drive the log through every sector again, with a
+ * remount after each round, in both lookup modes.
+ */
+#include "check_util.h"
+#include "check_zms_util.h"
+
+#include <string.h>
+
+#define IDS 12u
+#define VMAX 40u  /* longest value */
+#define VMOD 24u  /* workload values: 1..VMOD bytes */
+
+/* Which flash operation a run is cut at. */
+struct target {
+	bool erase;      /* an erase (else a program) */
+	uint32_t off;    /* device offset it starts at */
+	unsigned int nth; /* 1: the first such op after the first mount, 2: the second... */
+};
+
+struct rig {
+	uint8_t mem[8 * 512];
+	struct fc_flash_sim_unit units[8];
+	struct fc_flash_sim sim;
+	struct fc_flash tap;        /* the simulator, with ops counted */
+	uint32_t ops, seen, hit;    /* ops since mount; target ops met; op number of the target */
+	struct target want;
+	uint8_t before[8 * 512];    /* the flash just before the target op */
+	struct fc_zms fs;
+	struct fc_zms_config cfg;
+	struct fc_zms_slot slots[64];
+	uint8_t model[IDS][VMAX];   /* acknowledged values (len 0: absent) */
+	uint32_t model_len[IDS];
+	uint32_t cut_id, cut_len;   /* the write the cut interrupted */
+	uint8_t cut_val[VMAX];
+};
+
+static void note_op(struct rig *r, bool erase, uint32_t off)
+{
+	r->ops++;
+	if (erase == r->want.erase && off == r->want.off && ++r->seen == r->want.nth) {
+		r->hit = r->ops;
+		memcpy(r->before, r->mem, sizeof(r->mem));
+	}
+}
+
+static int tap_read(void *ctx, uint32_t off, void *buf, uint32_t len)
+{
+	return fc_flash_read(&((struct rig *)ctx)->sim.dev, off, buf, len);
+}
+
+static int tap_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
+{
+	struct rig *r = ctx;
+
+	note_op(r, false, off);
+	return fc_flash_prog(&r->sim.dev, off, buf, len);
+}
+
+static int tap_erase(void *ctx, uint32_t off, uint32_t len)
+{
+	struct rig *r = ctx;
+
+	note_op(r, true, off);
+	return fc_flash_erase(&r->sim.dev, off, len);
+}
+
+static void rig_init(struct rig *r, uint32_t sectors, uint32_t wbs, bool zephyr)
+{
+	struct fc_flash_sim_config scfg = {
+		.geo = { .size = sectors * 512, .erase_size = 512, .write_size = wbs,
+			 .erase_value = 0xff },
+		.timing = { { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 } },
+	};
+
+	memset(r->mem, 0xff, sizeof(r->mem));
+	ck_assert_int_eq(fc_flash_sim_init(&r->sim, &scfg, r->mem, r->units), 0);
+	r->tap = (struct fc_flash){ .geo = r->sim.dev.geo, .read = tap_read, .prog = tap_prog,
+				    .erase = tap_erase, .ctx = r };
+	r->cfg = (struct fc_zms_config){
+		.flash = &r->tap, .sector_size = 512, .sector_count = sectors, .data_crc = true,
+		.lookup = zephyr ? FC_ZMS_LOOKUP_ZEPHYR : FC_ZMS_LOOKUP_INDEX,
+		.index_slots = r->slots, .index_slot_count = zephyr ? 8 : 64,
+	};
+	memset(r->model_len, 0, sizeof(r->model_len));
+	r->cut_len = UINT32_MAX;
+	ck_assert_int_eq(fc_zms_mount(&r->fs, &r->cfg), 0);
+	r->ops = r->seen = r->hit = 0;
+}
+
+static uint32_t value_of(uint32_t id, uint32_t round, uint8_t *v)
+{
+	uint32_t len = 1 + (id * 7 + round * 5) % VMOD;
+
+	for (uint32_t i = 0; i < len; i++)
+		v[i] = (uint8_t)(id * 31 + round * 17 + i);
+	return len;
+}
+
+/* Write id's value of this round (len 0: delete). Returns 0, or the engine's error. */
+static int put(struct rig *r, uint32_t id, uint32_t round, bool del)
+{
+	uint8_t v[VMAX];
+	uint32_t len = del ? 0 : value_of(id, round, v);
+	int rc = del ? fc_zms_delete(&r->fs, id) : fc_zms_write(&r->fs, id, v, len);
+
+	if (rc < 0) {
+		r->cut_id = id;
+		r->cut_len = len;
+		memcpy(r->cut_val, v, len);
+		return rc;
+	}
+	r->model_len[id] = len;
+	memcpy(r->model[id], v, len);
+	return 0;
+}
+
+/* rounds of writes over every id; stops at the first error (the cut). */
+static int workload(struct rig *r, uint32_t from, uint32_t rounds)
+{
+	for (uint32_t round = from; round < from + rounds; round++)
+		for (uint32_t id = 0; id < IDS; id++) {
+			int rc = put(r, id, round, false);
+
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
+static void check_model(struct rig *r, const char *when)
+{
+	for (uint32_t id = 0; id < IDS; id++) {
+		uint8_t got[VMAX];
+		int rc = fc_zms_read(&r->fs, id, got, sizeof(got));
+		uint32_t want = r->model_len[id];
+
+		if (id == r->cut_id && r->cut_len != UINT32_MAX &&
+		    (rc == (int)r->cut_len || (!r->cut_len && rc == FC_ENOENT)) &&
+		    !memcmp(got, r->cut_val, r->cut_len)) {
+			r->model_len[id] = r->cut_len;
+			memcpy(r->model[id], r->cut_val, r->cut_len);
+			continue;
+		}
+		if (!want)
+			ck_assert_msg(rc == FC_ENOENT, "%s: id %u reads %d, deleted", when, id, rc);
+		else
+			ck_assert_msg(rc == (int)want && !memcmp(got, r->model[id], want),
+				      "%s: id %u reads %d, acknowledged %u", when, id, rc, want);
+	}
+	r->cut_len = UINT32_MAX;
+}
+
+typedef int (*scenario_fn)(struct rig *r);
+
+/*
+ * Run scen once uncut to find the target op, then again cut there in mode
+ * (seeded); recover and check, in both lookup modes.
+ */
+static void cut_and_recover(uint32_t sectors, uint32_t wbs, const struct target *t,
+			    enum fc_flash_sim_cut_mode mode, uint32_t seed, scenario_fn scen)
+{
+	static struct rig r;
+
+	for (int zephyr = 0; zephyr < 2; zephyr++) {
+		uint32_t at;
+
+		rig_init(&r, sectors, wbs, zephyr);
+		r.want = *t;
+		ck_assert_int_eq(scen(&r), 0);
+		ck_assert_msg(r.hit, "the target op never happened");
+		at = r.hit;
+		rig_init(&r, sectors, wbs, zephyr);
+		ck_assert_int_eq(fc_flash_sim_cut_after(&r.sim, at, mode, seed), 0);
+		ck_assert_int_eq(scen(&r), FC_EPOWER);
+		fc_flash_sim_power_on(&r.sim);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		check_model(&r, "after the cut");
+		for (uint32_t round = 0; round < 3 * sectors; round++) {
+			ck_assert_int_eq(workload(&r, 100 + round, 1), 0);
+			ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+			check_model(&r, "after more writes and a remount");
+		}
+	}
+}
+
+/* ---- the write sector's empty ATE ---- */
+
+static int until_first_gc(struct rig *r)
+{
+	return workload(r, 0, 4);
+}
+
+/*
+ * The first GC erases the new write sector (it never had an empty ATE) and
+ * programs its empty ATE. Cut before that ATE is whole, the sector follows
+ * a closed one but has no cycle: the mount gives it its empty ATE before
+ * any entry goes there (an entry of no cycle is lost at the next mount).
+ */
+START_TEST(write_sector_without_empty_ate)
+{
+	static const struct {
+		struct target t;
+		enum fc_flash_sim_cut_mode mode;
+	} cuts[] = {
+		{ { true, 512, 1 }, FC_FLASH_SIM_CUT_ATOMIC },
+		{ { false, 1024 - 16, 1 }, FC_FLASH_SIM_CUT_TORN },
+		{ { false, 1024 - 16, 1 }, FC_FLASH_SIM_CUT_BITS },
+	};
+
+	for (unsigned int k = 0; k < FC_ARRAY_SIZE(cuts); k++)
+		cut_and_recover(4, 4, &cuts[k].t, cuts[k].mode, 7, until_first_gc);
+}
+END_TEST
+
+/* ---- a torn delete in the last slot ---- */
+
+static bool all_erased(const uint8_t *p, uint32_t n)
+{
+	while (n--)
+		if (*p++ != 0xff)
+			return false;
+	return true;
+}
+
+/* Long values until the sector is full, then deletes: the first takes its last slot. */
+static int fill_then_delete(struct rig *r)
+{
+	uint8_t v[VMAX];
+	int rc;
+
+	memset(v, 0x3c, sizeof(v));
+	for (uint32_t id = 0; id < 7; id++) {
+		rc = fc_zms_write(&r->fs, id, v, VMAX);
+		if (rc < 0)
+			return rc;
+		r->model_len[id] = VMAX;
+		memcpy(r->model[id], v, VMAX);
+	}
+	for (uint32_t id = 0; id < 7; id++) {
+		rc = put(r, id, 0, true);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * 7 values of 40 bytes (48 with the write block of 16) and their ATEs meet
+ * at 0x150: that slot, at data_wra, is the sector's last, kept for a
+ * delete. A delete cut there leaves a slot that is neither erased nor a
+ * valid ATE (here with a length set): the mount takes the sector as full,
+ * not as corrupt.
+ */
+START_TEST(torn_delete_in_last_slot)
+{
+	static const struct target t = { false, 0x150, 1 };
+	static struct rig r;
+	uint32_t at;
+
+	rig_init(&r, 3, 16, false);
+	r.want = t;
+	ck_assert_int_eq(fill_then_delete(&r), 0);
+	at = r.hit;
+	ck_assert_uint_ne(at, 0);
+	for (uint32_t seed = 1; seed < 4; seed++) {
+		rig_init(&r, 3, 16, false);
+		ck_assert_int_eq(fc_flash_sim_cut_after(&r.sim, at, FC_FLASH_SIM_CUT_BITS, seed), 0);
+		ck_assert_int_eq(fill_then_delete(&r), FC_EPOWER);
+		ck_assert_uint_eq(r.fs.ate_wra, 0x150);
+		ck_assert_uint_eq(r.fs.data_wra, 0x150);
+		ck_assert(r.mem[0x152] || r.mem[0x153]);
+		ck_assert(!all_erased(r.mem + 0x150, 16));
+		cut_and_recover(3, 16, &t, FC_FLASH_SIM_CUT_BITS, seed, fill_then_delete);
+	}
+}
+END_TEST
+
+/* ---- the erase of the collected sector ---- */
+
+static int gc_rounds(struct rig *r)
+{
+	return workload(r, 0, 8);
+}
+
+static bool intact(const struct rig *r, uint32_t off, uint32_t n)
+{
+	return !memcmp(r->mem + off, r->before + off, n);
+}
+
+typedef bool (*cut_pred)(const struct rig *r);
+
+/* A seed with which the OOO cut at t leaves what pred wants. */
+static uint32_t ooo_seed(uint32_t sectors, const struct target *t, cut_pred pred)
+{
+	static struct rig r;
+	uint32_t at, seed;
+
+	rig_init(&r, sectors, 4, false);
+	r.want = *t;
+	ck_assert_int_eq(gc_rounds(&r), 0);
+	at = r.hit;
+	ck_assert_uint_ne(at, 0);
+	for (seed = 1; seed < 256; seed++) {
+		rig_init(&r, sectors, 4, false);
+		r.want = *t;
+		ck_assert_int_eq(fc_flash_sim_cut_after(&r.sim, at, FC_FLASH_SIM_CUT_OOO, seed), 0);
+		ck_assert_int_eq(gc_rounds(&r), FC_EPOWER);
+		if (pred(&r))
+			return seed;
+	}
+	ck_abort_msg("no seed leaves the state the test is about");
+	return 0;
+}
+
+/* Sector 0 keeps its empty ATE and more, but not its close ATE. */
+static bool open_and_dirty(const struct rig *r)
+{
+	return intact(r, 512 - 16, 16) && !intact(r, 512 - 32, 16) &&
+	       !all_erased(r->mem, 512 - 32);
+}
+
+/*
+ * Three sectors: the second GC copies sector 0 into sector 2, writes
+ * gc_done and erases sector 0. Cut in random blocks, sector 0 can keep its
+ * empty ATE and other bytes but lose its close ATE: neither closed nor
+ * clean. The mount erases it again; else the GC that next writes there
+ * programs over those bytes (the strict simulator refuses).
+ */
+START_TEST(torn_erase_of_collected_sector)
+{
+	static const struct target t = { true, 0, 1 };
+
+	cut_and_recover(3, 4, &t, FC_FLASH_SIM_CUT_OOO, ooo_seed(3, &t, open_and_dirty), gc_rounds);
+}
+END_TEST
+
+/* Sector 1 keeps its empty ATE and first entry slot, not its close ATE. */
+static bool looks_like_write_sector(const struct rig *r)
+{
+	return intact(r, 1024 - 16, 16) && intact(r, 1024 - 48, 16) && !intact(r, 1024 - 32, 16);
+}
+
+/*
+ * Two sectors, none closed after a GC: Zephyr takes sector 1 as the write
+ * sector when its first entry slot holds a valid ATE. A cut erase of sector
+ * 1 after the GC into sector 0 can keep that slot and the empty ATE while
+ * the close ATE is gone; sector 0 ending in its gc_done tells the two
+ * apart (else the mount would take sector 1 and erase sector 0).
+ */
+START_TEST(two_sectors_torn_erase_keeps_first_slot)
+{
+	static const struct target t = { true, 512, 2 };
+
+	cut_and_recover(2, 4, &t, FC_FLASH_SIM_CUT_OOO, ooo_seed(2, &t, looks_like_write_sector),
+			gc_rounds);
+}
+END_TEST
+
+Suite *zms_recovery_suite(void);
+
+Suite *zms_recovery_suite(void)
+{
+	Suite *s = suite_create("zms_recovery");
+	TCase *tc = tcase_create("cuts");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, write_sector_without_empty_ate);
+	tcase_add_test(tc, torn_delete_in_last_slot);
+	tcase_add_test(tc, torn_erase_of_collected_sector);
+	tcase_add_test(tc, two_sectors_torn_erase_keeps_first_slot);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fc_check_run(zms_recovery_suite());
+}
