@@ -14,13 +14,12 @@
 #include <stdlib.h>
 
 #include "bench_clock.h"
+#include "bench_hits.h"
 #include "phandle/ph_trace.h"
 #include "phandle/ph_tree.h"
 #include "fdtcache/dt.h"
 
 #define RUNS 15
-#define HIT_PASSES 1000 /* passes over the trace per hit-cost timing */
-#define HIT_ROUNDS 41   /* rounds of hit-cost timings */
 
 struct fixture {
 	void *fdt;
@@ -30,7 +29,6 @@ struct fixture {
 	guint n;
 };
 
-static volatile guint32 sink;
 
 /* One boot under libfdt alone: every lookup walks the tree. */
 static double boot_libfdt(const struct fixture *f)
@@ -104,40 +102,6 @@ static void bench_boots(const char *name, const struct fixture *f)
 		g_free(slots);
 	}
 }
-
-/*
- * ns per lookup of HIT_PASSES passes over keys through expr. Throughput:
- * the lookups are independent, as when a caller resolves a list of
- * phandles. Latency: each key depends on the previous result (through a
- * zero the compiler cannot see), as when the node found is used at once.
- */
-#define TIME_HITS(out, keys, nkeys, expr)                                       \
-	do {                                                                    \
-		guint32 acc_ = 0;                                               \
-		double t0_ = bench_now_ns();                                          \
-		for (int p_ = 0; p_ < HIT_PASSES; p_++)                         \
-			for (guint i_ = 0; i_ < (nkeys); i_++) {                \
-				guint32 key = (keys)[i_];                       \
-				acc_ += (expr);                                 \
-			}                                                       \
-		(out) = (bench_now_ns() - t0_) / ((double)HIT_PASSES * (nkeys));      \
-		sink = acc_;                                                    \
-	} while (0)
-
-#define TIME_CHAIN(out, keys, nkeys, expr)                                      \
-	do {                                                                    \
-		guint32 prev_ = 0, zero_ = hidden_zero;                         \
-		double t0_ = bench_now_ns();                                          \
-		for (int p_ = 0; p_ < HIT_PASSES; p_++)                         \
-			for (guint i_ = 0; i_ < (nkeys); i_++) {                \
-				guint32 key = (keys)[i_] | (prev_ & zero_);     \
-				prev_ = (expr);                                 \
-			}                                                       \
-		(out) = (bench_now_ns() - t0_) / ((double)HIT_PASSES * (nkeys));      \
-		sink = prev_;                                                   \
-	} while (0)
-
-static volatile guint32 hidden_zero;
 
 static guint32 call_lookup(struct fc_cache *c, guint32 key)
 {

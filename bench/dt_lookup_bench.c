@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bench_clock.h"
+#include "bench_hits.h"
 #include "fdtcache/dt.h"
 #include "ph_gen.h"
 
@@ -41,12 +42,13 @@ struct op {
 	uint32_t phandle; /* phandle */
 	const char *str;  /* path, alias or cells property name */
 	uint32_t len;
+	int id; /* cells: the name's index in struct core's cell_names */
 };
 
 static void push(GArray *ops, enum op_kind kind, int node, uint32_t phandle, const char *str,
 		 uint32_t len)
 {
-	struct op op = { kind, node, phandle, str, len };
+	struct op op = { kind, node, phandle, str, len, -1 };
 
 	g_array_append_val(ops, op);
 }
@@ -90,7 +92,6 @@ static GArray *build_workload(const void *fdt, struct ph_trace *trace)
 
 /* ---- the two implementations ---- */
 
-static volatile int sink;
 
 /* libfdt's answer to an op (a namelen path, as fdt_path_offset_namelen). */
 static int libfdt_op(const void *fdt, const struct op *op)
@@ -129,17 +130,45 @@ struct core {
 	struct fc_cache_slot prop_slots[PROP_SLOTS];
 	struct fc_cache_slot *node_slots;
 	uint32_t nnode_slots;
+	struct fc_cache_slot cell_slots[PROP_SLOTS];
+	const char *cell_names[FC_DT_CELL_NAMES]; /* registered in this order: ids */
+	int ncell_names;
 };
+
+/* Give each cells op the id its name is registered under (-1: no id left). */
+static void assign_cell_ids(struct core *c, GArray *ops)
+{
+	for (guint i = 0; i < ops->len; i++) {
+		struct op *op = &g_array_index(ops, struct op, i);
+		int id;
+
+		if (op->kind != OP_CELLS)
+			continue;
+		for (id = 0; id < c->ncell_names && strcmp(c->cell_names[id], op->str); id++)
+			;
+		if (id == c->ncell_names && id < FC_DT_CELL_NAMES)
+			c->cell_names[c->ncell_names++] = op->str;
+		op->id = id < c->ncell_names ? id : -1;
+	}
+}
 
 /* Node table, phandle index and lookup caches, from nothing. */
 static void core_build(struct core *c, const void *fdt, uint32_t npath)
 {
-	struct fc_dt_lookups_config cfg = { c->path_slots, npath,     c->prop_slots,
-					    PROP_SLOTS,    c->node_slots, c->nnode_slots };
+	struct fc_dt_lookups_config cfg = { .path_slots = c->path_slots,
+					    .npath = npath,
+					    .prop_slots = c->prop_slots,
+					    .nprops = PROP_SLOTS,
+					    .node_slots = c->node_slots,
+					    .nnode = c->nnode_slots,
+					    .cell_slots = c->cell_slots,
+					    .ncells = PROP_SLOTS };
 
 	fc_dt_init(&c->dt, fdt, c->nodes, c->nnodes);
 	fc_dt_index_build(&c->index, fdt, c->index_slots, c->nindex);
 	fc_dt_lookups_init(&c->lk, &c->dt, &cfg);
+	for (int id = 0; id < c->ncell_names; id++)
+		fc_dt_cells_name(&c->lk, c->cell_names[id]);
 }
 
 static int core_op(struct core *c, const struct op *op)
@@ -158,9 +187,33 @@ static int core_op(struct core *c, const struct op *op)
 	case OP_REG_CELLS:
 		return fc_dt_reg_cells(&c->lk, op->node, &ac, &sc) < 0 ? -1 : (int)(ac * 8 + sc);
 	case OP_CELLS:
-		return fc_dt_cells(&c->lk, op->node, op->str);
+		return op->id >= 0 ? fc_dt_cells_id(&c->lk, op->node, op->id)
+				   : fc_dt_cells(&c->lk, op->node, op->str);
 	default:
 		return -1;
+	}
+}
+
+/*
+ * An op as a caller in a loop makes it: the inline hit path first (dt.h,
+ * cache.h: no call, no statistics), the counted call on a miss. Paths and
+ * aliases have no inline path: their key is the string's bytes.
+ */
+static int core_hit_op(struct core *c, const struct op *op)
+{
+	uint32_t ac, sc, v;
+	int off;
+
+	switch (op->kind) {
+	case OP_PARENT:
+		return fc_dt_parent_get(&c->lk, op->node, &off) ? off : core_op(c, op);
+	case OP_REG_CELLS:
+		return fc_dt_reg_cells_get(&c->lk, op->node, &ac, &sc) ? (int)(ac * 8 + sc)
+								       : core_op(c, op);
+	case OP_CELLS:
+		return fc_dt_cells_get(&c->lk, op->node, op->id, &v) ? (int)v : core_op(c, op);
+	default:
+		return core_op(c, op);
 	}
 }
 
@@ -179,7 +232,7 @@ static double time_libfdt(const void *fdt, const GArray *ops, int kind)
 			if (kind == NKINDS || (int)op->kind == kind)
 				acc += libfdt_op(fdt, op);
 		}
-		sink = acc;
+		sink = (guint32)acc;
 		v[r] = bench_now_ns() - t0;
 	}
 	return bench_median(v, RUNS);
@@ -202,15 +255,49 @@ static double time_array(const GArray *ops, const int *answers, int kind)
 		for (guint i = 0; i < ops->len; i++)
 			if (kind == NKINDS || (int)g_array_index(ops, struct op, i).kind == kind)
 				acc += table[i];
-		sink = acc;
+		sink = (guint32)acc;
 		v[r] = bench_now_ns() - t0;
 	}
 	return bench_median(v, RUNS);
 }
 
-/* The same under libcore; build: time the table/index/cache set-up too. */
+/*
+ * The floor of any lookup keyed by a string whose hit is verified: the
+ * array load plus one comparison of the key's bytes with a stored copy.
+ */
+static double time_key_compare(const GArray *ops, const int *answers)
+{
+	const volatile int *table = answers;
+	GPtrArray *copies = g_ptr_array_new_with_free_func(g_free);
+	double v[RUNS];
+
+	for (guint i = 0; i < ops->len; i++) {
+		const struct op *op = &g_array_index(ops, struct op, i);
+
+		g_ptr_array_add(copies, g_memdup2(op->str, op->len));
+	}
+	for (int r = 0; r < RUNS; r++) {
+		double t0 = bench_now_ns();
+		int acc = 0;
+
+		for (guint i = 0; i < ops->len; i++) {
+			const struct op *op = &g_array_index(ops, struct op, i);
+
+			acc += table[i] + !memcmp(op->str, g_ptr_array_index(copies, i), op->len);
+		}
+		sink = (guint32)acc;
+		v[r] = bench_now_ns() - t0;
+	}
+	g_ptr_array_free(copies, TRUE);
+	return bench_median(v, RUNS);
+}
+
+/*
+ * The same under libcore; build: time the table/index/cache set-up too;
+ * inline: through the inline hit paths (core_hit_op), else the calls.
+ */
 static double time_core(struct core *c, const void *fdt, const GArray *ops, int kind,
-			gboolean build, uint32_t npath)
+			gboolean build, gboolean inline_hits, uint32_t npath)
 {
 	double v[RUNS];
 
@@ -225,9 +312,9 @@ static double time_core(struct core *c, const void *fdt, const GArray *ops, int 
 			const struct op *op = &g_array_index(ops, struct op, i);
 
 			if (kind == NKINDS || (int)op->kind == kind)
-				acc += core_op(c, op);
+				acc += inline_hits ? core_hit_op(c, op) : core_op(c, op);
 		}
-		sink = acc;
+		sink = (guint32)acc;
 		v[r] = bench_now_ns() - t0;
 	}
 	return bench_median(v, RUNS);
@@ -239,11 +326,11 @@ static void check_answers(struct core *c, const void *fdt, const GArray *ops, co
 	core_build(c, fdt, PATH_SLOTS);
 	for (guint i = 0; i < ops->len; i++) {
 		const struct op *op = &g_array_index(ops, struct op, i);
-		int a = libfdt_op(fdt, op), b = core_op(c, op);
+		int a = libfdt_op(fdt, op), b = core_op(c, op), h = core_hit_op(c, op);
 
-		if ((a < 0) != (b < 0) || (a >= 0 && a != b)) {
-			fprintf(stderr, "%s: op %u (%s) differs: libfdt %d, libcore %d\n", name, i,
-				kind_names[op->kind], a, b);
+		if ((a < 0) != (b < 0) || (a >= 0 && a != b) || h != b) {
+			fprintf(stderr, "%s: op %u (%s) differs: libfdt %d, libcore %d, hit path %d\n",
+				name, i, kind_names[op->kind], a, b, h);
 			exit(1);
 		}
 	}
@@ -261,7 +348,7 @@ static double time_uncached_lookup(const void *fdt, const struct fc_dt *dt)
 		for (uint32_t i = 0; i < dt->nnodes; i++)
 			if (dt->nodes[i].phandle)
 				acc += fdt_node_offset_by_phandle(fdt, dt->nodes[i].phandle);
-		sink = acc;
+		sink = (guint32)acc;
 		v[r] = (bench_now_ns() - t0) / dt->nphandles;
 	}
 	return bench_median(v, RUNS);
@@ -303,6 +390,127 @@ static GArray *node_paths(const void *fdt, GStringChunk *chunk)
 	return ops;
 }
 
+/* ---- inline hit paths against a plain array load (as dt_bench for phandles) ---- */
+
+static inline guint32 parent_hit(const struct fc_dt_lookups *lk, guint32 key)
+{
+	int p = 0;
+
+	fc_dt_parent_get(lk, (int)key, &p);
+	return (guint32)p;
+}
+
+static inline guint32 reg_cells_hit(const struct fc_dt_lookups *lk, guint32 key)
+{
+	uint32_t ac = 0, sc = 0;
+
+	fc_dt_reg_cells_get(lk, (int)key, &ac, &sc);
+	return ac * 8 + sc;
+}
+
+/* key: node offset << 2 | name id, as the cells cache keys it */
+static inline guint32 cells_hit(const struct fc_dt_lookups *lk, guint32 key)
+{
+	uint32_t v = 0;
+
+	fc_dt_cells_get(lk, (int)(key >> 2 & ~3u), (int)(key & 15), &v);
+	return v;
+}
+
+enum { NH_ARRAY, NH_PARENT, NH_REG_CELLS, NH_CELLS, NNH };
+
+static const char *const nh_labels[NNH] = {
+	"plain array[offset / 4] load",
+	"parent hit (fc_dt_parent_get)",
+	"reg cells hit (fc_dt_reg_cells_get)",
+	"#cells hit (fc_dt_cells_get)",
+};
+
+/* The workload's keys of one kind whose inline path hits, after one counted pass. */
+static guint collect_hits(struct core *c, const GArray *ops, enum op_kind kind, guint32 *keys)
+{
+	guint n = 0;
+	uint32_t ac, sc, v;
+	int p;
+
+	for (guint i = 0; i < ops->len; i++) {
+		const struct op *op = &g_array_index(ops, struct op, i);
+		gboolean hit;
+
+		if (op->kind != kind)
+			continue;
+		core_op(c, op);
+		hit = kind == OP_PARENT	     ? fc_dt_parent_get(&c->lk, op->node, &p)
+		      : kind == OP_REG_CELLS ? fc_dt_reg_cells_get(&c->lk, op->node, &ac, &sc)
+					     : fc_dt_cells_get(&c->lk, op->node, op->id, &v);
+		if (hit)
+			keys[n++] = kind == OP_CELLS ? (guint32)op->node << 2 | (guint32)op->id
+						     : (guint32)op->node;
+	}
+	return n;
+}
+
+/* One round: every path in turn, throughput (chain false) or latency. */
+static void time_node_round(double *out, gboolean chain, guint32 *const keys[NNH],
+			    const guint *nkeys, const guint32 *array, const struct fc_dt_lookups *lk)
+{
+#define NODE_PATHS(T)                                                           \
+	T(NH_ARRAY, array[key >> 2])                                            \
+	T(NH_PARENT, parent_hit(lk, key))                                       \
+	T(NH_REG_CELLS, reg_cells_hit(lk, key))                                 \
+	T(NH_CELLS, cells_hit(lk, key))
+#define NODE_TPUT(h, expr) TIME_HITS(out[h], keys[h], nkeys[h], expr);
+#define NODE_LAT(h, expr) TIME_CHAIN(out[h], keys[h], nkeys[h], expr);
+	if (!chain) {
+		NODE_PATHS(NODE_TPUT)
+	} else {
+		NODE_PATHS(NODE_LAT)
+	}
+}
+
+static void bench_node_hits(struct core *c, const void *fdt, const GArray *ops)
+{
+	guint32 *keys[NNH], *array;
+	guint nkeys[NNH];
+	double tput[NNH], lat[NNH], round[NNH];
+	guint32 size = fdt_size_dt_struct(fdt) / 4 + 1;
+
+	core_build(c, fdt, PATH_SLOTS);
+	for (int h = 0; h < NNH; h++)
+		keys[h] = g_new(guint32, ops->len);
+	nkeys[NH_PARENT] = collect_hits(c, ops, OP_PARENT, keys[NH_PARENT]);
+	nkeys[NH_REG_CELLS] = collect_hits(c, ops, OP_REG_CELLS, keys[NH_REG_CELLS]);
+	nkeys[NH_CELLS] = collect_hits(c, ops, OP_CELLS, keys[NH_CELLS]);
+	/* the array is read with the parent lookups' keys */
+	nkeys[NH_ARRAY] = nkeys[NH_PARENT];
+	memcpy(keys[NH_ARRAY], keys[NH_PARENT], nkeys[NH_PARENT] * sizeof(guint32));
+	array = g_new0(guint32, size);
+	for (guint32 i = 0; i < c->dt.nnodes; i++)
+		array[c->dt.nodes[i].offset / 4] = (guint32)c->dt.nodes[c->dt.nodes[i].parent].offset;
+	for (int h = 0; h < NNH; h++)
+		tput[h] = lat[h] = G_MAXDOUBLE;
+	for (int r = 0; r < HIT_ROUNDS && nkeys[NH_ARRAY]; r++) {
+		time_node_round(round, FALSE, keys, nkeys, array, &c->lk);
+		for (int h = 0; h < NNH; h++)
+			tput[h] = MIN(tput[h], round[h]);
+		time_node_round(round, TRUE, keys, nkeys, array, &c->lk);
+		for (int h = 0; h < NNH; h++)
+			lat[h] = MIN(lat[h], round[h]);
+	}
+	printf("  inline hit paths over the workload's resident keys (best of %d rounds):\n",
+	       HIT_ROUNDS);
+	printf("  %-40s %6s %11s %8s %11s %8s\n", "lookup", "keys", "throughput", "vs array",
+	       "latency", "vs array");
+	for (int h = 0; h < NNH; h++) {
+		if (nkeys[h])
+			printf("  %-40s %6u %8.2f ns %7.2fx %8.2f ns %7.2fx\n", nh_labels[h],
+			       nkeys[h], tput[h], tput[h] / tput[NH_ARRAY], lat[h],
+			       lat[h] / lat[NH_ARRAY]);
+		g_free(keys[h]);
+	}
+	g_free(array);
+}
+
 static void bench_dtb(const char *file)
 {
 	gchar *fdt;
@@ -326,13 +534,14 @@ static void bench_dtb(const char *file)
 	c.nnode_slots = fc_dt_index_slots(c.nnodes);
 	c.node_slots = g_new(struct fc_cache_slot, c.nnode_slots);
 	ops = build_workload(fdt, &trace);
+	assign_cell_ids(&c, ops);
 	answers = g_new(int, ops->len);
 	check_answers(&c, fdt, ops, file);
 
 	printf("\n%s: %u nodes, %u phandles; bootloader-shaped workload of %u lookups\n", file,
 	       c.nnodes, c.dt.nphandles, ops->len);
-	printf("  %-10s %6s %12s %11s %9s %11s\n", "kind", "count", "libfdt ns", "libcore ns",
-	       "speed-up", "vs array");
+	printf("  %-10s %6s %12s %11s %9s %8s %9s %11s\n", "kind", "count", "libfdt ns",
+	       "libcore ns", "speed-up", "hit ns", "vs array", "vs key cmp");
 	for (int k = 0; k < NKINDS; k++) {
 		GArray *sub = g_array_new(FALSE, FALSE, sizeof(struct op));
 
@@ -342,16 +551,25 @@ static void bench_dtb(const char *file)
 		for (guint i = 0; i < sub->len; i++)
 			answers[i] = libfdt_op(fdt, &g_array_index(sub, struct op, i));
 		if (sub->len) {
+			double hit, key;
+
 			lib = time_libfdt(fdt, sub, NKINDS) / sub->len;
-			ours = time_core(&c, fdt, sub, NKINDS, FALSE, PATH_SLOTS) / sub->len;
+			ours = time_core(&c, fdt, sub, NKINDS, FALSE, FALSE, PATH_SLOTS) / sub->len;
+			hit = time_core(&c, fdt, sub, NKINDS, FALSE, TRUE, PATH_SLOTS) / sub->len;
 			one = time_array(sub, answers, NKINDS) / sub->len;
-			printf("  %-10s %6u %12.1f %11.1f %8.0fx %10.1fx\n", kind_names[k], sub->len,
-			       lib, ours, lib / ours, ours / one);
+			printf("  %-10s %6u %12.1f %11.1f %8.0fx %8.1f %8.1fx", kind_names[k],
+			       sub->len, lib, ours, lib / ours, hit, hit / one);
+			if (k == OP_PATH || k == OP_ALIAS) {
+				key = time_key_compare(sub, answers) / sub->len;
+				printf(" %10.1fx", hit / key);
+			}
+			printf("\n");
 		}
 		g_array_free(sub, TRUE);
 	}
+	bench_node_hits(&c, fdt, ops);
 	base = time_libfdt(fdt, ops, NKINDS);
-	ours = time_core(&c, fdt, ops, NKINDS, TRUE, PATH_SLOTS);
+	ours = time_core(&c, fdt, ops, NKINDS, TRUE, FALSE, PATH_SLOTS);
 	printf("  whole workload, libcore's set-up included: libfdt %.1f us, libcore %.1f us: "
 	       "%.0fx\n", base / 1e3, ours / 1e3, base / ours);
 
@@ -362,7 +580,7 @@ static void bench_dtb(const char *file)
 
 	paths = node_paths(fdt, chunk);
 	lib = time_libfdt(fdt, paths, OP_PATH) / paths->len;
-	ours = time_core(&c, fdt, paths, OP_PATH, FALSE, 0) / paths->len;
+	ours = time_core(&c, fdt, paths, OP_PATH, FALSE, FALSE, 0) / paths->len;
 	printf("  path misses (no path cache; every node's path and a missing one below it): "
 	       "libfdt %.1f ns, libcore %.1f ns: %.1fx\n", lib, ours, lib / ours);
 	printf("  memory: table %zu bytes per node; caches of %u path, %u property and %u node "

@@ -40,6 +40,8 @@ static int table_push(struct fc_dt *dt, uint32_t cap, uint32_t *cur, const struc
 	node->end = 0;
 	node->address_cells = w->address_cells;
 	node->size_cells = w->size_cells;
+	node->reg_address_cells = dt->nnodes ? dt->nodes[node->parent].address_cells : -1;
+	node->reg_size_cells = dt->nnodes ? dt->nodes[node->parent].size_cells : -1;
 	if (node->phandle)
 		dt->nphandles++;
 	*cur = dt->nnodes++;

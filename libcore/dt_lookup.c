@@ -8,21 +8,49 @@
 #include <libfdt.h>
 
 #define NO_NODE UINT32_MAX
-#define FNV_OFFSET 2166136261u
-#define FNV_PRIME 16777619u
-#define INDEX_MIX 0x9E3779B1u /* spreads table indices over the key space */
+#define KEY_SEED 0x811C9DC5u
+#define KEY_MULT 0x9E3779B1u  /* odd, with well-spread bits */
+#define INDEX_MIX 0x85EBCA6Bu /* spreads table indices over the key space */
 
-static uint32_t fnv1a(uint32_t h, const char *s, uint32_t len)
+/*
+ * The cache key of len bytes at s: four bytes per multiply, since a
+ * byte-at-a-time hash (one multiply per byte) is most of a path hit's time.
+ * The xor-shift carries high bits down into the next word's multiply.
+ */
+static uint32_t str_key(uint32_t h, const char *s, uint32_t len)
 {
-	for (uint32_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)s[i]) * FNV_PRIME;
-	return h;
+	const uint8_t *p = (const uint8_t *)s;
+	uint32_t i = 0, tail = 0;
+
+	for (; i + 4 <= len; i += 4) {
+		h = (h ^ fc_get_le32(p + i)) * KEY_MULT;
+		h ^= h >> 16;
+	}
+	for (uint32_t shift = 0; i < len; i++, shift += 8)
+		tail |= (uint32_t)p[i] << shift;
+	h = (h ^ tail ^ len) * KEY_MULT;
+	return h ^ h >> 15;
 }
 
 /* A cache key: never FC_CACHE_EMPTY, which marks a free slot. */
 static uint32_t as_key(uint32_t h)
 {
 	return h == FC_CACHE_EMPTY ? 0 : h;
+}
+
+uint32_t fc_dt_path_key(const char *path, uint32_t len)
+{
+	return as_key(str_key(KEY_SEED, path, len));
+}
+
+/*
+ * A hit from a direct-mapped cache (none when it has no slots). Hits are
+ * verified by the callers; this cache's own statistics are not kept: the
+ * lookup kinds count hits, misses and collisions themselves.
+ */
+static bool cache_get(const struct fc_cache *cache, uint32_t key, uint32_t *value)
+{
+	return cache->nslots && fc_cache_hash32_get(cache, key, value);
 }
 
 /* Node i's name (NUL-terminated: the table's walk checked it). */
@@ -32,20 +60,25 @@ static const char *node_name(const struct fc_dt_lookups *lk, uint32_t i)
 }
 
 /*
- * fdt_subnode_offset()'s name test: exact, or "comp@unit" for a comp without
- * '@'. Stops at the name's NUL, so it never reads past it.
+ * fdt_subnode_offset()'s name test on node i: the name starts with comp's
+ * len bytes, then ends, or goes on with "@unit" when comp has no '@'. The
+ * bytes compared lie in the structure block (the walk ended every name in
+ * it), whatever len is.
  */
-static bool name_matches(const char *name, const char *comp, uint32_t len)
+static bool name_matches(const struct fc_dt_lookups *lk, uint32_t i, const char *comp,
+			 uint32_t len)
 {
-	for (uint32_t i = 0; i < len; i++)
-		if (name[i] != comp[i] || !name[i])
-			return false;
+	const char *name = node_name(lk, i);
+	uint32_t room = lk->struct_size_ - ((uint32_t)lk->dt->nodes[i].offset + 4);
+
+	if (len >= room || FC_MEMCMP(name, comp, len) != 0)
+		return false;
 	if (name[len] == '\0')
 		return true;
 	if (name[len] != '@')
 		return false;
-	for (uint32_t i = 0; i < len; i++)
-		if (comp[i] == '@')
+	for (uint32_t k = 0; k < len; k++)
+		if (comp[k] == '@')
 			return false;
 	return true;
 }
@@ -58,7 +91,7 @@ static uint32_t find_child(const struct fc_dt_lookups *lk, struct fc_dt_lookup_s
 
 	for (uint32_t c = parent + 1; c < nodes[parent].end; c = nodes[c].end) {
 		st->scan_steps++;
-		if (name_matches(node_name(lk, c), comp, len))
+		if (name_matches(lk, c, comp, len))
 			return c;
 	}
 	return NO_NODE;
@@ -74,7 +107,7 @@ static uint32_t index_of(struct fc_dt_lookups *lk, int offset)
 
 	if (offset < 0)
 		return NO_NODE;
-	if (lk->nodes.nslots && fc_cache_hash32_get(&lk->nodes, key, &i))
+	if (cache_get(&lk->nodes, key, &i))
 		return i;
 	pos = fc_dt_position(lk->dt, offset);
 	if (pos <= 0)
@@ -88,6 +121,16 @@ static int cache_init(struct fc_cache *cache, struct fc_cache_slot *slots, uint3
 	return fc_cache_init(cache, n ? FC_CACHE_HASH32 : FC_CACHE_NONE, slots, n);
 }
 
+/*
+ * A cache the inline hit paths read: given no slots, it gets one of lk's
+ * own, so those paths need no test for an empty cache.
+ */
+static int hit_cache_init(struct fc_cache *cache, struct fc_cache_slot *slots, uint32_t n,
+			  struct fc_cache_slot *spare)
+{
+	return n ? cache_init(cache, slots, n) : fc_cache_init(cache, FC_CACHE_HASH32, spare, 1);
+}
+
 int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
 		       const struct fc_dt_lookups_config *cfg)
 {
@@ -99,7 +142,8 @@ int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
 		return FC_EINVAL;
 	if ((rc = cache_init(&lk->paths, cfg->path_slots, cfg->npath)) < 0 ||
 	    (rc = cache_init(&lk->props, cfg->prop_slots, cfg->nprops)) < 0 ||
-	    (rc = cache_init(&lk->nodes, cfg->node_slots, cfg->nnode)) < 0)
+	    (rc = hit_cache_init(&lk->nodes, cfg->node_slots, cfg->nnode, &lk->spare_[0])) < 0 ||
+	    (rc = hit_cache_init(&lk->cells, cfg->cell_slots, cfg->ncells, &lk->spare_[1])) < 0)
 		return rc;
 	rc = dt_walk_start_(&w, dt->fdt);
 	if (rc < 0)
@@ -109,7 +153,9 @@ int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
 	lk->strings_ = w.strings;
 	lk->strings_size_ = w.strings_size;
 	lk->dt = dt;
+	lk->table_ = dt->nodes;
 	FC_MEMSET(lk->stats, 0, sizeof(lk->stats));
+	lk->ncell_names = 0;
 	/* fdt_path_offset(fdt, "/aliases"), with its unit-address rule */
 	lk->aliases = find_child(lk, &unused, 0, "aliases", 7);
 	return 0;
@@ -168,11 +214,11 @@ static uint32_t find_prop(const struct fc_dt_lookups *lk, struct fc_dt_lookup_st
 static uint32_t lookup_prop(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, uint32_t i,
 			    const char *name, uint32_t len, bool *hit)
 {
-	uint32_t key = as_key(fnv1a(FNV_OFFSET ^ (i * INDEX_MIX), name, len));
+	uint32_t key = as_key(str_key(KEY_SEED ^ (i * INDEX_MIX), name, len));
 	uint32_t poff;
 
 	*hit = false;
-	if (fc_cache_lookup(&lk->props, key, &poff)) {
+	if (cache_get(&lk->props, key, &poff)) {
 		if (poff > (uint32_t)lk->dt->nodes[i].offset && poff < props_end(lk, i) &&
 		    prop_named(lk, poff, name, len)) {
 			*hit = true;
@@ -234,7 +280,7 @@ static bool first_match(const struct fc_dt_lookups *lk, uint32_t i, const char *
 	const struct fc_dt_node *nodes = lk->dt->nodes;
 
 	for (uint32_t c = nodes[i].parent + 1; c < i; c = nodes[c].end)
-		if (name_matches(node_name(lk, c), comp, len))
+		if (name_matches(lk, c, comp, len))
 			return false;
 	return true;
 }
@@ -264,9 +310,9 @@ static bool path_is(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, con
 		if (!start) /* the alias a relative path starts with */
 			return resolve_alias(lk, st, path, end, &hit) == i;
 		clen = end - start;
-		name = node_name(lk, i);
-		if (i == 0 || !name_matches(name, path + start, clen))
+		if (i == 0 || !name_matches(lk, i, path + start, clen))
 			return false;
+		name = node_name(lk, i);
 		if (name[clen] == '@' && !first_match(lk, i, path + start, clen))
 			return false;
 		i = dt->nodes[i].parent;
@@ -306,11 +352,11 @@ static uint32_t resolve_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats
 static uint32_t cached_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
 			    const char *path, uint32_t len, bool *hit)
 {
-	uint32_t key = as_key(fnv1a(FNV_OFFSET, path, len));
+	uint32_t key = fc_dt_path_key(path, len);
 	uint32_t i;
 
 	*hit = false;
-	if (fc_cache_lookup(&lk->paths, key, &i)) {
+	if (cache_get(&lk->paths, key, &i)) {
 		if (path_is(lk, st, path, len, i)) {
 			*hit = true;
 			return i;
@@ -386,19 +432,20 @@ int fc_dt_reg_cells(struct fc_dt_lookups *lk, int offset, uint32_t *address_cell
 		    uint32_t *size_cells)
 {
 	uint32_t i = child_index(lk, FC_DT_KIND_REG_CELLS, offset);
-	const struct fc_dt_node *parent;
+	const struct fc_dt_node *n;
 
 	if (i == NO_NODE)
 		return FC_ENOENT;
-	parent = &lk->dt->nodes[lk->dt->nodes[i].parent];
-	if (parent->address_cells < 0 || parent->size_cells < 0)
+	n = &lk->dt->nodes[i];
+	if (n->reg_address_cells < 0 || n->reg_size_cells < 0)
 		return FC_EBADDTB;
-	*address_cells = (uint32_t)parent->address_cells;
-	*size_cells = (uint32_t)parent->size_cells;
+	*address_cells = (uint32_t)n->reg_address_cells;
+	*size_cells = (uint32_t)n->reg_size_cells;
 	return 0;
 }
 
-int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name)
+/* The u32 property name[len] of the node at offset, counted under cells. */
+static int read_cells(struct fc_dt_lookups *lk, int offset, const char *name, uint32_t len)
 {
 	struct fc_dt_lookup_stats *st = &lk->stats[FC_DT_KIND_CELLS];
 	uint32_t i = index_of(lk, offset);
@@ -407,14 +454,55 @@ int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name)
 	const uint8_t *value;
 	bool hit = false;
 
-	if (!name)
-		return FC_EINVAL;
 	if (i != NO_NODE)
-		poff = lookup_prop(lk, st, i, name, dt_str_len_(name, UINT32_MAX), &hit);
+		poff = lookup_prop(lk, st, i, name, len, &hit);
 	if (account(lk, st, poff ? i : NO_NODE, hit) < 0)
 		return FC_ENOENT;
 	value = prop_value(lk, poff, &vlen);
 	if (vlen != 4 || (v = dt_be32_(value)) > INT32_MAX)
 		return FC_EBADDTB;
 	return (int)v;
+}
+
+int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name)
+{
+	if (!name)
+		return FC_EINVAL;
+	return read_cells(lk, offset, name, dt_str_len_(name, UINT32_MAX));
+}
+
+int fc_dt_cells_name(struct fc_dt_lookups *lk, const char *name)
+{
+	uint32_t len;
+
+	if (!lk || !name || !name[0])
+		return FC_EINVAL;
+	len = dt_str_len_(name, UINT32_MAX);
+	for (uint32_t id = 0; id < lk->ncell_names; id++)
+		if (FC_MEMCMP(lk->cell_names[id], name, len + 1) == 0)
+			return (int)id;
+	if (lk->ncell_names == FC_DT_CELL_NAMES)
+		return FC_ENOSPC;
+	lk->cell_names[lk->ncell_names] = name;
+	return (int)lk->ncell_names++;
+}
+
+int fc_dt_cells_id(struct fc_dt_lookups *lk, int offset, int id)
+{
+	uint32_t key, v;
+	int rc;
+
+	if (id < 0 || (uint32_t)id >= lk->ncell_names)
+		return FC_EINVAL;
+	key = fc_dt_cells_key(offset, id);
+	if (key != FC_CACHE_EMPTY && cache_get(&lk->cells, key, &v)) {
+		lk->stats[FC_DT_KIND_CELLS].lookups++;
+		lk->stats[FC_DT_KIND_CELLS].hits++;
+		return (int)v;
+	}
+	rc = read_cells(lk, offset, lk->cell_names[id],
+			dt_str_len_(lk->cell_names[id], UINT32_MAX));
+	if (rc >= 0 && key != FC_CACHE_EMPTY)
+		fc_cache_fill(&lk->cells, key, (uint32_t)rc);
+	return rc;
 }

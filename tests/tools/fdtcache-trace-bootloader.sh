@@ -52,7 +52,7 @@ path,256,4,0,4,0,1
 alias,256,18,0,18,0,0
 parent,256,206,206,0,0,0
 reg-cells,256,140,140,0,0,0
-cells,256,309,278,31,0,0
+cells,256,309,279,30,0,0
 CSV
 diff "$tmp/rk.want" "$tmp/rk.csv"
 check "rk3399-rock960 bootloader counters" $?

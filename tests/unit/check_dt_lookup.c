@@ -35,6 +35,7 @@ struct tree {
 	struct fc_cache_slot path_slots[1024];
 	struct fc_cache_slot prop_slots[1024];
 	struct fc_cache_slot node_slots[1024];
+	struct fc_cache_slot cell_slots[1024];
 	struct fc_dt_lookups_config cfg;
 };
 
@@ -47,8 +48,14 @@ static void tree_open(struct tree *t, void *fdt, uint32_t slots)
 	t->fdt = fdt;
 	t->nodes = g_new0(struct fc_dt_node, n);
 	ck_assert_int_eq(fc_dt_init(&t->dt, fdt, t->nodes, (uint32_t)n), n);
-	t->cfg = (struct fc_dt_lookups_config){ t->path_slots, slots, t->prop_slots, slots,
-						t->node_slots, slots };
+	t->cfg = (struct fc_dt_lookups_config){ .path_slots = t->path_slots,
+						.npath = slots,
+						.prop_slots = t->prop_slots,
+						.nprops = slots,
+						.node_slots = t->node_slots,
+						.nnode = slots,
+						.cell_slots = t->cell_slots,
+						.ncells = slots };
 	ck_assert_int_eq(fc_dt_lookups_init(&t->lk, &t->dt, &t->cfg), 0);
 }
 
@@ -106,6 +113,53 @@ static void check_node_paths(struct tree *t, int off)
 	g_free(bare);
 }
 
+/*
+ * The inline hit paths give the call's answer, once the call has filled the
+ * caches (given no node slots, lk keeps the last node in a slot of its own).
+ */
+static void check_node_hits(struct tree *t, int off, int parent)
+{
+	uint32_t ac, sc, eac, esc;
+	int p;
+
+	if (parent < 0) {
+		ck_assert(!fc_dt_parent_get(&t->lk, off, &p));
+		return;
+	}
+	ck_assert(fc_dt_parent_get(&t->lk, off, &p));
+	ck_assert_int_eq(p, parent);
+	if (fc_dt_reg_cells(&t->lk, off, &eac, &esc) == 0) {
+		ck_assert(fc_dt_reg_cells_get(&t->lk, off, &ac, &sc));
+		ck_assert_uint_eq(ac, eac);
+		ck_assert_uint_eq(sc, esc);
+	} else {
+		ck_assert(!fc_dt_reg_cells_get(&t->lk, off, &ac, &sc));
+	}
+}
+
+/* fc_dt_cells_id() and its hit path agree with fc_dt_cells() (want). */
+static void check_cells_id(struct tree *t, int off, const char *name, int want)
+{
+	int id = fc_dt_cells_name(&t->lk, name);
+	uint32_t v;
+
+	if (id == FC_ENOSPC) {
+		ck_assert_uint_eq(t->lk.ncell_names, FC_DT_CELL_NAMES);
+		return;
+	}
+	ck_assert_int_ge(id, 0);
+	ck_assert_int_eq(fc_dt_cells_name(&t->lk, name), id);
+	ck_assert_int_eq(fc_dt_cells_id(&t->lk, off, id), want);
+	ck_assert_int_eq(fc_dt_cells_id(&t->lk, off, id), want);
+	/* the value just read is cached even without cells slots (one slot of lk's own) */
+	if (want >= 0) {
+		ck_assert(fc_dt_cells_get(&t->lk, off, id, &v));
+		ck_assert_uint_eq(v, (uint32_t)want);
+	} else {
+		ck_assert(!fc_dt_cells_get(&t->lk, off, id, &v));
+	}
+}
+
 static void check_node_cells(struct tree *t, int off)
 {
 	int poff, len, parent = fdt_parent_offset(t->fdt, off);
@@ -126,6 +180,7 @@ static void check_node_cells(struct tree *t, int off)
 	} else {
 		ck_assert_int_eq(fc_dt_reg_cells(&t->lk, off, &ac, &sc), FC_ENOENT);
 	}
+	check_node_hits(t, off, parent);
 	fdt_for_each_property_offset(poff, t->fdt, off) {
 		const char *name;
 		const fdt32_t *v = fdt_getprop_by_offset(t->fdt, poff, &name, &len);
@@ -138,7 +193,9 @@ static void check_node_cells(struct tree *t, int off)
 			ck_assert_int_eq(fc_dt_cells(&t->lk, off, name), (int)fdt32_to_cpu(*v));
 		else
 			ck_assert_int_eq(fc_dt_cells(&t->lk, off, name), FC_EBADDTB);
+		check_cells_id(t, off, name, fc_dt_cells(&t->lk, off, name));
 	}
+	check_cells_id(t, off, "#no-such-cells", FC_ENOENT);
 	ck_assert_int_eq(fc_dt_cells(&t->lk, off, "#no-such-cells"), FC_ENOENT);
 }
 
@@ -312,12 +369,11 @@ static void find_colliding_paths(char *a, char *b, size_t len)
 	char path[32];
 
 	for (guint u = 0;; u++) {
-		uint32_t h = 2166136261u;
+		uint32_t h;
 		gpointer prev;
 
 		snprintf(path, sizeof(path), "/n%u", u);
-		for (const char *p = path; *p; p++)
-			h = (h ^ (uint8_t)*p) * 16777619u;
+		h = fc_dt_path_key(path, (uint32_t)strlen(path));
 		if (g_hash_table_lookup_extended(seen, GUINT_TO_POINTER(h), NULL, &prev)) {
 			snprintf(a, len, "n%u", GPOINTER_TO_UINT(prev));
 			snprintf(b, len, "n%u", u);
@@ -354,6 +410,31 @@ START_TEST(hash_collision_is_verified)
 }
 END_TEST
 
+START_TEST(cells_names_register)
+{
+	void *fdt = load_dtb("kernel/rk3399-rock960.dtb", FALSE);
+	struct tree *t = g_new0(struct tree, 1);
+	static char names[FC_DT_CELL_NAMES + 1][16];
+
+	tree_open(t, fdt, 64);
+	ck_assert_int_eq(fc_dt_cells_name(&t->lk, ""), FC_EINVAL);
+	ck_assert_int_eq(fc_dt_cells_name(&t->lk, NULL), FC_EINVAL);
+	ck_assert_int_eq(fc_dt_cells_id(&t->lk, 0, 0), FC_EINVAL);
+	for (int i = 0; i <= FC_DT_CELL_NAMES; i++) {
+		snprintf(names[i], sizeof(names[i]), "#n%d-cells", i);
+		ck_assert_int_eq(fc_dt_cells_name(&t->lk, names[i]),
+				 i < FC_DT_CELL_NAMES ? i : FC_ENOSPC);
+	}
+	/* a registered name is found again by its bytes, not its pointer */
+	ck_assert_int_eq(fc_dt_cells_name(&t->lk, (char[]){ "#n3-cells" }), 3);
+	ck_assert_int_eq(fc_dt_cells_id(&t->lk, 0, FC_DT_CELL_NAMES), FC_EINVAL);
+	ck_assert_int_eq(fc_dt_cells_id(&t->lk, -4, 0), FC_ENOENT);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
 START_TEST(table_links_and_cells)
 {
 	void *fdt = load_dtb("kernel/rk3399-rock960.dtb", FALSE);
@@ -370,9 +451,16 @@ START_TEST(table_links_and_cells)
 						      ? 0
 						      : fdt_get_phandle(fdt, n->offset));
 		ck_assert_uint_gt(n->end, i);
-		if (i)
-			ck_assert_int_eq(t->dt.nodes[fc_dt_node_parent(&t->dt, i)].offset,
-					 fdt_parent_offset(fdt, n->offset));
+		if (i) {
+			const struct fc_dt_node *p = &t->dt.nodes[fc_dt_node_parent(&t->dt, i)];
+
+			ck_assert_int_eq(p->offset, fdt_parent_offset(fdt, n->offset));
+			ck_assert_int_eq(n->reg_address_cells, p->address_cells);
+			ck_assert_int_eq(n->reg_size_cells, p->size_cells);
+		} else {
+			ck_assert_int_eq(n->reg_address_cells, -1);
+			ck_assert_int_eq(n->reg_size_cells, -1);
+		}
 	}
 	ck_assert_uint_eq(t->dt.nodes[0].end, t->dt.nnodes);
 	tree_close(t);
@@ -391,6 +479,7 @@ static Suite *dt_lookup_suite(void)
 	tcase_add_test(tc, unit_addresses_first_sibling);
 	tcase_add_test(tc, hash_collision_is_verified);
 	tcase_add_test(tc, table_links_and_cells);
+	tcase_add_test(tc, cells_names_register);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -154,8 +154,12 @@ static int replay(const struct ph_bench *b, struct fc_dt_lookups *lk, gboolean c
 		  int *got)
 {
 	const struct ph_typed_run *run = &b->typed;
-	struct fc_dt_lookups_config cfg = { run->path_slots, run->name_cache, run->prop_slots,
-					    run->name_cache, run->node_slots, run->node_cache };
+	struct fc_dt_lookups_config cfg = { .path_slots = run->path_slots,
+					    .npath = run->name_cache,
+					    .prop_slots = run->prop_slots,
+					    .nprops = run->name_cache,
+					    .node_slots = run->node_slots,
+					    .nnode = run->node_cache };
 	int rc = fc_dt_lookups_init(lk, &b->dt, &cfg);
 
 	*bad = G_MAXUINT;

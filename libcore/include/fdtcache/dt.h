@@ -37,6 +37,9 @@ struct fc_dt_node {
 	uint32_t end;         /* table index just past the node's subtree */
 	int8_t address_cells; /* its #address-cells as fdt_address_cells(): 2 if absent, -1 if invalid */
 	int8_t size_cells;    /* its #size-cells as fdt_size_cells(): 1 if absent, -1 if invalid */
+	/* the parent's two (its reg is read with them), in what would be padding; root: -1 */
+	int8_t reg_address_cells;
+	int8_t reg_size_cells;
 };
 
 #define FC_DT_NODE_BYTES sizeof(struct fc_dt_node)
@@ -244,16 +247,26 @@ struct fc_dt_lookups_config {
 	uint32_t nprops;
 	struct fc_cache_slot *node_slots; /* node offsets -> table entries */
 	uint32_t nnode;
+	struct fc_cache_slot *cell_slots; /* (node, registered cells name) -> value */
+	uint32_t ncells;
 };
+
+/* Property names fc_dt_cells_name() can register per fc_dt_lookups. */
+#define FC_DT_CELL_NAMES 15
 
 struct fc_dt_lookups {
 	const struct fc_dt *dt;
 	struct fc_cache paths; /* hash of a path's bytes -> table index */
 	struct fc_cache props; /* hash of (table index, property name) -> property offset */
 	struct fc_cache nodes; /* node offset -> table index */
+	struct fc_cache cells; /* node offset << 2 | name id -> #cells value */
 	uint32_t aliases;      /* table index of /aliases, or UINT32_MAX */
 	struct fc_dt_lookup_stats stats[FC_DT_KINDS];
+	const char *cell_names[FC_DT_CELL_NAMES]; /* the caller's strings, by id */
+	uint32_t ncell_names;
 	/* private: the blob's blocks, located once by fc_dt_lookups_init() */
+	const struct fc_dt_node *table_; /* dt->nodes, one load nearer the hit paths */
+	struct fc_cache_slot spare_[2];  /* one slot each for a node or cells cache of 0 */
 	const uint8_t *structs_;
 	const char *strings_;
 	uint32_t struct_size_, strings_size_;
@@ -261,9 +274,11 @@ struct fc_dt_lookups {
 
 /*
  * fc_dt_lookups_init - set up path, alias, parent and cells lookups over an
- * initialised node table, with the caches in cfg's slots (a cache of 0
- * slots: every lookup searches the table instead). The table, the blob and
- * the slots must outlive lk; cfg itself is not kept.
+ * initialised node table, with the caches in cfg's slots (a path or
+ * property cache of 0 slots: every lookup searches the table instead; a
+ * node or cells cache of 0 slots gets one slot inside lk, so the inline
+ * hit paths need no test for it). The table, the blob and the slots must
+ * outlive lk; cfg itself is not kept.
  * returns:
  *	0 on success
  *	FC_EINVAL: NULL or empty arguments, or a slot count that is not 0 or a power of two
@@ -321,12 +336,121 @@ int fc_dt_reg_cells(struct fc_dt_lookups *lk, int offset, uint32_t *address_cell
 int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name);
 
 /*
+ * fc_dt_cells_name - register a #cells property name (NUL-terminated) for
+ * fc_dt_cells_id(): its values are then cached exactly by (node, id), with
+ * no name to hash or compare on a hit. name must outlive lk. A name given
+ * twice gets the same id.
+ * returns:
+ *	the id (0..FC_DT_CELL_NAMES-1)
+ *	FC_ENOSPC: FC_DT_CELL_NAMES names are registered already
+ *	FC_EINVAL: NULL or empty name
+ */
+int fc_dt_cells_name(struct fc_dt_lookups *lk, const char *name);
+
+/*
+ * fc_dt_cells_id - fc_dt_cells() for the name registered as id, through the
+ * cells cache (counted in the FC_DT_KIND_CELLS statistics).
+ * returns:
+ *	the value (0..INT32_MAX)
+ *	FC_ENOENT: the node has no such property, or offset is not a node
+ *	FC_EBADDTB: the property is not one u32, or above INT32_MAX
+ *	FC_EINVAL: id is not a registered name
+ */
+int fc_dt_cells_id(struct fc_dt_lookups *lk, int offset, int id);
+
+/*
+ * fc_dt_path_key - the path cache's key of len bytes at path: the same on
+ * every platform (bytes are read little-endian). For tests and tools that
+ * need to know which paths share a slot.
+ * returns: the key (never FC_CACHE_EMPTY).
+ */
+uint32_t fc_dt_path_key(const char *path, uint32_t len);
+
+/*
  * fc_dt_node_parent - the table index of node i's parent, in O(1).
  * returns: that index (the root's is 0).
  */
 static inline uint32_t fc_dt_node_parent(const struct fc_dt *dt, uint32_t i)
 {
 	return dt->nodes[i].parent;
+}
+
+/*
+ * Inline hit paths of the node-keyed lookups, as cache.h's for phandles: no
+ * call and no statistics. Each answers only from its cache (a table entry
+ * the node cache maps, a value the cells cache holds) and returns false
+ * otherwise; the caller then makes the counted call, which fills the cache.
+ * An answer is always the call's: the keys are exact, never hashes.
+ */
+
+/*
+ * fc_dt_node_get - the table entry of the non-root node at offset, if the
+ * node cache holds it.
+ * returns: the entry, or NULL.
+ */
+static inline const struct fc_dt_node *fc_dt_node_get(const struct fc_dt_lookups *lk, int offset)
+{
+	uint32_t i;
+
+	if (offset <= 0 || !fc_cache_hash32_get(&lk->nodes, (uint32_t)offset, &i))
+		return NULL;
+	return &lk->table_[i];
+}
+
+/*
+ * fc_dt_parent_get - fc_dt_parent_offset() on a node cache hit.
+ * returns: true with *parent set, else false.
+ */
+static inline bool fc_dt_parent_get(const struct fc_dt_lookups *lk, int offset, int *parent)
+{
+	const struct fc_dt_node *n = fc_dt_node_get(lk, offset);
+
+	if (!n)
+		return false;
+	*parent = lk->table_[n->parent].offset;
+	return true;
+}
+
+/*
+ * fc_dt_reg_cells_get - fc_dt_reg_cells() on a node cache hit whose parent
+ * has valid cell counts.
+ * returns: true with *address_cells and *size_cells set, else false.
+ */
+static inline bool fc_dt_reg_cells_get(const struct fc_dt_lookups *lk, int offset,
+				       uint32_t *address_cells, uint32_t *size_cells)
+{
+	const struct fc_dt_node *n = fc_dt_node_get(lk, offset);
+
+	if (!n || n->reg_address_cells < 0 || n->reg_size_cells < 0)
+		return false;
+	*address_cells = (uint32_t)n->reg_address_cells;
+	*size_cells = (uint32_t)n->reg_size_cells;
+	return true;
+}
+
+/*
+ * fc_dt_cells_key - the cells cache's exact key of (node offset, name id).
+ * returns: offset << 2 | id, or FC_CACHE_EMPTY when the pair has no key (an
+ * offset that is negative or from 2^29 up, an id out of range).
+ */
+static inline uint32_t fc_dt_cells_key(int offset, int id)
+{
+	/* node offsets are multiples of 4: the shifted offset leaves 4 bits for the id */
+	if (offset < 0 || offset >= 1 << 29 || id < 0 || id >= FC_DT_CELL_NAMES)
+		return FC_CACHE_EMPTY;
+	return (uint32_t)offset << 2 | (uint32_t)id;
+}
+
+/*
+ * fc_dt_cells_get - fc_dt_cells_id() on a cells cache hit.
+ * returns: true with *value set, else false.
+ */
+static inline bool fc_dt_cells_get(const struct fc_dt_lookups *lk, int offset, int id,
+				   uint32_t *value)
+{
+	uint32_t key = fc_dt_cells_key(offset, id);
+
+	return key != FC_CACHE_EMPTY && fc_cache_hash32_get(&lk->cells, key, value);
 }
 
 #endif /* FDTCACHE_DT_H */
