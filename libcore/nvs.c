@@ -217,6 +217,7 @@ static int restart_write_sector(struct fc_nvs *fs)
 		return rc;
 	fs->ate_wra = mkaddr(ws, top_slot(fs));
 	fs->data_wra = mkaddr(ws, 0);
+	fs->torn_last = false;
 	return lookup_build(fs);
 }
 
@@ -250,11 +251,33 @@ static int recover_gc(struct fc_nvs *fs)
 	return rc ? rc : gc(fs);
 }
 
-/* Mount's repairs, which write: a cut GC, stray data, a missing gc_done ATE. */
+/*
+ * The write sector's newest ATE is torn out of order (find_write_pointers):
+ * its id and length cannot be told from real ones, so no reader may see it.
+ * The sector is closed above it (readers, Zephyr's too, start a closed
+ * sector's log at its close ATE's offset; a torn close ATE is recovered
+ * down to the same slot) and the next one collected, as after any close;
+ * a cut in here leaves the usual GC recovery.
+ */
+static int close_above_torn(struct fc_nvs *fs)
+{
+	int rc;
+
+	fs->ate_wra += fs->ate_size;
+	fs->torn_last = false;
+	rc = sector_close(fs);
+	if (!rc)
+		rc = lookup_build(fs);
+	return rc ? rc : gc(fs);
+}
+
+/* Mount's repairs, which write: a cut GC, a torn last ATE, stray data, a missing gc_done ATE. */
 static int recover(struct fc_nvs *fs)
 {
 	int rc = recover_gc(fs);
 
+	if (!rc && fs->torn_last)
+		rc = close_above_torn(fs);
 	if (rc)
 		return rc;
 	/* an open sector with no ATE but stray data starts over */

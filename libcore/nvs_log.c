@@ -219,7 +219,7 @@ static int recover_last(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s, 
 
 		if (rc)
 			return rc;
-		if (ate_valid(fs, &a)) {
+		if (ate_valid(fs, &a) && a.offset >= data_end) { /* else torn: see find_write_pointers */
 			data_end = (uint32_t)a.offset + a.len;
 			*addr = mkaddr(s, o);
 		}
@@ -448,14 +448,19 @@ static int find_write_sector(const struct fc_nvs *fs, uint32_t *ws)
 /*
  * Write pointers of the write sector: the ATE pointer is the first erased
  * slot below the ATEs, the data pointer ends the newest valid ATE's data;
- * torn ATEs are stepped over. A sector with no free slot above its data is
- * full: the data pointer is put past the ATE pointer so nothing fits.
+ * torn ATEs are stepped over. Data offsets never go down from one ATE to
+ * the next (Zephyr's too): an ATE whose data starts inside the data before
+ * it was torn out of order (the crc8's write block landed, a field's did
+ * not) and its crc8 matched by chance; when it is the newest, the mount
+ * closes the sector above it (fs->torn_last). A sector with no free slot
+ * above its data is full: the data pointer is put past the ATE pointer so
+ * nothing fits.
  */
 static int find_write_pointers(struct fc_nvs *fs, uint32_t ws)
 {
 	struct nvs_win w = { .len = 0 };
 	int32_t o = (int32_t)top_slot(fs);
-	uint32_t data = 0;
+	uint32_t data = 0, end = 0;
 	struct fc_nvs_ate a;
 	int rc;
 
@@ -465,9 +470,13 @@ static int find_write_pointers(struct fc_nvs *fs, uint32_t ws)
 			return rc;
 		if (a.erased)
 			break;
-		if (ate_valid(fs, &a))
-			data = al(fs, (uint32_t)a.offset + a.len);
+		fs->torn_last = ate_valid(fs, &a) && a.offset < end;
+		if (ate_valid(fs, &a) && !fs->torn_last) {
+			end = (uint32_t)a.offset + a.len;
+			data = al(fs, end);
+		}
 	}
+	fs->torn_last &= o >= 0; /* the torn slot is the one above the ATE pointer */
 	if (o < (int32_t)data) {
 		o = FC_MAX(o, 0);
 		data = (uint32_t)o + fs->ate_size;

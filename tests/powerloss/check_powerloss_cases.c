@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fdtcache/crc.h"
 #include "fdtcache/flash_sim.h"
 #include "fdtcache/nvs.h"
 
@@ -221,6 +222,103 @@ END_TEST
 
 
 /*
+ * An ATE {id, *off, len} with *off the first offset from from on (in write
+ * blocks) that keeps its crc8 when the blocks holding the offset (bytes
+ * 2..3) read erased: returns the id, torn gets those torn bytes.
+ */
+static uint16_t ate_keeping_crc(uint32_t wbs, uint8_t ev, uint32_t from, uint16_t len,
+				uint32_t *off, uint8_t *torn)
+{
+	for (*off = from;; *off += wbs) {
+		for (uint16_t id = 3; id < 3 + 256; id++) {
+			uint8_t ate[FC_NVS_ATE_BYTES];
+
+			fc_nvs_ate_encode(ate, id, (uint16_t)*off, len);
+			memcpy(torn, ate, sizeof(ate));
+			memset(torn + (2 & ~(wbs - 1)), ev, 2 > wbs ? 2 : wbs);
+			if (fc_crc8_ccitt(0xff, torn, 7) == ate[7])
+				return id;
+		}
+	}
+}
+
+/* The steps of ooo_torn_ate_offset before its torn write; the last one's id and length are set there. */
+static struct step ooo_steps[] = {
+	{ 0, 30, 5 }, { 1, 200, 6 }, { 2, 241, 7 }, { 1, 9, 8 }, { 0, 12, 9 }, { 0, 0, 10 },
+};
+
+/*
+ * A blank 3 x 4 KiB partition on a 0x00 flash with write block wbs after
+ * ooo_steps, the last one a value of the id and length that put the next
+ * data where ate_keeping_crc wants it, then a write of 17 more bytes to
+ * that id whose data lands and whose ATE lands out of order: every write
+ * block but the offset's.
+ */
+static struct rig *ooo_torn_image(uint32_t wbs)
+{
+	struct rig *r = rig_new(3, 4096, wbs, 0x00);
+	unsigned int last = FC_ARRAY_SIZE(ooo_steps) - 1;
+	uint8_t torn[FC_NVS_ATE_BYTES], buf[17];
+	uint32_t at, cur, off;
+
+	ck_assert_int_eq(rig_mount(r, FC_NVS_LOOKUP_INDEX), 0);
+	for (unsigned int i = 0; i < last; i++)
+		ck_assert_int_eq(apply(r, &ooo_steps[i]), 0);
+	cur = r->fs.data_wra & 0xffff;
+	ooo_steps[last].id = ate_keeping_crc(wbs, 0x00, cur + wbs, sizeof(buf), &off, torn);
+	ooo_steps[last].len = (uint16_t)(off - cur);
+	ck_assert_int_eq(apply(r, &ooo_steps[last]), 0);
+	ck_assert_uint_eq(r->fs.data_wra & 0xffff, off);
+	at = (r->fs.ate_wra >> 16) * r->sector + (r->fs.ate_wra & 0xffff);
+	/* the data program lands, the ATE program is cut before any of it */
+	ck_assert_int_eq(fc_flash_sim_cut_after(&r->sim, 2, FC_FLASH_SIM_CUT_ATOMIC, 0), 0);
+	value(buf, sizeof(buf), 11);
+	ck_assert_int_eq(fc_nvs_write(&r->fs, (uint16_t)ooo_steps[last].id, buf, sizeof(buf)),
+			 FC_EPOWER);
+	fc_flash_sim_power_on(&r->sim);
+	for (uint32_t b = 0; b < FC_NVS_ATE_BYTES; b += wbs)
+		if (b + wbs <= 2 || b >= 4)
+			ck_assert_int_eq(fc_flash_prog(&r->sim.dev, at + b, torn + b, wbs), 0);
+	return r;
+}
+
+/*
+ * An out-of-order cut of an ATE spanning several write blocks (found by
+ * pl_random --engine nvs --mode ooo --case 1146 --cuts 323): its offset
+ * reads 0 and the crc8 matches, as it does once in 256, so the ATE pointed
+ * at the sector's first data (with write block 4 the id's block is torn
+ * too: id 0). The mount must never use it, also when cut at any of its own
+ * programs and erases: every acknowledged value reads back, the torn id its
+ * old one, and so after more writes and a remount.
+ */
+START_TEST(ooo_torn_ate_offset)
+{
+	static const uint32_t wbs[] = { 1, 2, 4 };
+	unsigned int n = FC_ARRAY_SIZE(ooo_steps);
+	struct step more = { 5, 33, 12 };
+	struct rig *r = ooo_torn_image(wbs[_i]);
+	uint32_t ops = r->sim.stats.ops;
+
+	ck_assert_int_eq(rig_mount(r, FC_NVS_LOOKUP_INDEX), 0);
+	ops = r->sim.stats.ops - ops;
+	ck_assert_uint_eq(ops, 2); /* the close ATE above the torn one, the next sector's gc_done */
+	check_all(r, ooo_steps, n);
+	ck_assert_int_eq(apply(r, &more), 0);
+	check_all(r, ooo_steps, n);
+	check_id(r, &more, 1, 5);
+	free(r);
+	for (uint32_t k = 1; k <= ops; k++) {
+		r = ooo_torn_image(wbs[_i]);
+		ck_assert_int_eq(fc_flash_sim_cut_after(&r->sim, k, FC_FLASH_SIM_CUT_TORN, 0), 0);
+		ck_assert_int_eq(rig_mount(r, FC_NVS_LOOKUP_INDEX), FC_EPOWER);
+		fc_flash_sim_power_on(&r->sim);
+		check_all(r, ooo_steps, n);
+		free(r);
+	}
+}
+END_TEST
+
+/*
  * Issue 18 case 7: on a 0x00 flash the erased slot at ate_wra decodes as id
  * 0, and Zephyr's free-space walk (which compares ids before checking an ATE)
  * stops there, so a live id 0 is never subtracted. The Zephyr mode
@@ -320,6 +418,7 @@ int main(void)
 	tcase_add_test(tc, issue11_second_cut_in_recovery);
 	tcase_add_test(tc, issue18_torn_ate_is_no_delete);
 	tcase_add_test(tc, issue18_delete_in_reserved_slot);
+	tcase_add_loop_test(tc, ooo_torn_ate_offset, 0, 3);
 	tcase_add_test(tc, issue18_free_space_zero_flash);
 	tcase_add_test(tc, data_up_to_the_ate_area);
 	tcase_add_test(tc, sectors_of_64_kib);

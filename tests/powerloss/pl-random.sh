@@ -7,7 +7,9 @@
 # half-done work (case 1); then cuts of make powerloss-long: two-sector
 # partitions where an out-of-order erase of the collected sector erased its
 # close slot and the mount took the remnant for the write sector, and
-# metastable cells of a first cut read as erased after a second cut.
+# metastable cells of a first cut read as erased after a second cut; and
+# ATEs of several write blocks cut out of order whose crc8 matched with the
+# offset's block erased.
 set -e
 pl="${top_builddir:-.}/tests/powerloss/pl_random"
 "$pl" --seed 1 --cases 60 --experiments 2
@@ -25,3 +27,6 @@ pl="${top_builddir:-.}/tests/powerloss/pl_random"
 "$pl" --engine settings --mode ooo --case 1521 --cuts 708,1
 "$pl" --engine settings --mode metastable --case 1092 --cuts 180,15
 "$pl" --engine nvs --mode metastable --case 1949 --cuts 147,4
+"$pl" --engine nvs --mode ooo --case 1146 --cuts 323
+"$pl" --engine nvs --mode ooo --case 7204 --cuts 269
+"$pl" --engine nvs --mode ooo --case 7834 --cuts 228

@@ -132,6 +132,7 @@ struct fc_nvs {
 	bool live_unknown;     /* live_bytes not counted (the index overflowed at
 				* mount): the next free-space query counts them */
 	bool gap;              /* the index refused an id: ids it lacks are looked */
+	bool torn_last;        /* mount: the write sector's newest ATE is out of order */
 	uint32_t gap_addr;     /* up by walking back to here (UINT32_MAX: everything) */
 	uint32_t ate_cache_addr[FC_NVS_ATE_CACHE_WAYS]; /* address of each window */
 	uint32_t ate_cache_len[FC_NVS_ATE_CACHE_WAYS];  /* bytes valid there, 0 = empty */
