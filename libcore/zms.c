@@ -129,32 +129,32 @@ int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s)
 
 /*
  * The last valid ATE of the write sector, scanning down from the first
- * entry slot while above the end of the values seen (an inline ATE resets
- * that end), and the end of the lowest value outside an ATE.
+ * entry slot while above the end of the values seen, and the end of the
+ * lowest value outside an ATE. Unlike Zephyr (an inline ATE resets that
+ * end, and the scan goes on through the values), value bytes are never
+ * read as ATEs: every ATE lies above the values written before it, so a
+ * "valid" one whose value would reach its own slot is value bytes that
+ * pass the crc8 by chance.
  */
 static int recover_last(struct fc_zms *fs, struct zms_win *w, uint32_t ws)
 {
-	uint32_t o = top_slot(fs) - fs->ate_size, last = o, data_end = 0, data_wra = 0;
+	uint32_t o = top_slot(fs) - fs->ate_size, last = o, data_end = 0;
 	struct zate a;
 
 	for (; o > data_end; o -= fs->ate_size) {
 		int rc = zms_win_ate_(fs, w, zaddr(fs, ws, o), &a);
+		uint64_t end = (uint64_t)a.offset + zal(fs, a.len);
 
 		if (rc)
 			return rc;
-		if (!zms_valid_(&a, fs->sector_cycle))
+		if (!zms_valid_(&a, fs->sector_cycle) || (a.len > fs->inline_max && end > o))
 			continue;
-		data_end = 0;
-		if (a.len > fs->inline_max) {
-			uint64_t end = (uint64_t)a.offset + zal(fs, a.len);
-
-			data_end = end > zss(fs) ? zss(fs) : (uint32_t)end;
-			data_wra = data_end;
-		}
+		if (a.len > fs->inline_max)
+			data_end = (uint32_t)end;
 		last = o;
 	}
 	fs->ate_wra = zaddr(fs, ws, last);
-	fs->data_wra = zaddr(fs, ws, data_wra);
+	fs->data_wra = zaddr(fs, ws, data_end);
 	return 0;
 }
 

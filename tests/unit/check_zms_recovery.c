@@ -6,12 +6,15 @@
  * in a chosen cut mode. After the power comes back the mount must succeed,
  * every acknowledged value must read back (the cut one: old or new), and so
  * must more writes that drive the log through every sector again, with a
- * remount after each round, in both lookup modes.
+ * remount after each round, in both lookup modes. Also: value bytes that
+ * pass for an ATE do not move the write position.
  */
 #include "check_util.h"
 #include "check_zms_util.h"
 
 #include <string.h>
+
+#include "fdtcache/crc.h"
 
 #define IDS 12u
 #define VMAX 40u  /* longest value */
@@ -363,6 +366,52 @@ START_TEST(two_sectors_torn_erase_keeps_first_slot)
 }
 END_TEST
 
+/* ---- value bytes that pass for an ATE ---- */
+
+/*
+ * A value whose bytes at a slot-aligned offset form a crc-valid ATE of the
+ * sector's cycle (1 in 65536 for random bytes), below an inline entry:
+ * Zephyr's scan for the last ATE goes on through the values after an
+ * inline ATE and takes it (here for an ATE whose value would run past the
+ * sector end). The mount must find the real write position.
+ */
+START_TEST(value_bytes_pass_for_ate)
+{
+	static struct rig r;
+
+	for (int zephyr = 0; zephyr < 2; zephyr++) {
+		uint8_t v[48], back[48], in[4] = { 1, 2, 3, 4 }, *fake = v + 16;
+		uint32_t ate_wra, data_wra;
+
+		memset(v, 0x11, sizeof(v));
+		memset(fake, 0, 16);
+		fake[1] = 1;                      /* the sector's cycle */
+		fc_put_le16(fake + 2, 0x100);     /* a value outside the ATE... */
+		fc_put_le32(fake + 4, 0x77);
+		fc_put_le32(fake + 8, 0x1c0);     /* ...reaching past the sector end */
+		fake[0] = fc_crc8_ccitt(0xff, fake + 1, 15);
+		rig_init(&r, 3, 4, zephyr);
+		ck_assert_int_eq(fc_zms_write(&r.fs, 1, v, sizeof(v)), (int)sizeof(v));
+		ck_assert_int_eq(fc_zms_write(&r.fs, 2, in, sizeof(in)), (int)sizeof(in));
+		ck_assert(!memcmp(r.mem + 16, fake, 16));
+		ate_wra = r.fs.ate_wra;
+		data_wra = r.fs.data_wra;
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_uint_eq(r.fs.ate_wra, ate_wra);
+		ck_assert_uint_eq(r.fs.data_wra, data_wra);
+		ck_assert_int_eq(fc_zms_write(&r.fs, 3, v, 30), 30);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_int_eq(fc_zms_read(&r.fs, 1, back, sizeof(back)), (int)sizeof(v));
+		ck_assert(!memcmp(back, v, sizeof(v)));
+		ck_assert_int_eq(fc_zms_read(&r.fs, 2, back, sizeof(back)), (int)sizeof(in));
+		ck_assert(!memcmp(back, in, sizeof(in)));
+		ck_assert_int_eq(fc_zms_read(&r.fs, 3, back, sizeof(back)), 30);
+		ck_assert(!memcmp(back, v, 30));
+		ck_assert_int_eq(fc_zms_read(&r.fs, 0x77, back, sizeof(back)), FC_ENOENT);
+	}
+}
+END_TEST
+
 Suite *zms_recovery_suite(void);
 
 Suite *zms_recovery_suite(void)
@@ -375,6 +424,7 @@ Suite *zms_recovery_suite(void)
 	tcase_add_test(tc, torn_delete_in_last_slot);
 	tcase_add_test(tc, torn_erase_of_collected_sector);
 	tcase_add_test(tc, two_sectors_torn_erase_keeps_first_slot);
+	tcase_add_test(tc, value_bytes_pass_for_ate);
 	suite_add_tcase(s, tc);
 	return s;
 }
