@@ -240,6 +240,28 @@ static int link_node(struct fc_settings_zms *s, uint32_t id)
 	return 0;
 }
 
+/*
+ * 1 when node is in the list already: a save cut (or refused for space)
+ * after linking it left the node without its name. Linking it again would
+ * make it its own predecessor.
+ */
+static int node_linked(struct fc_settings_zms *s, uint32_t node)
+{
+	struct node nd, up;
+	int rc = node_read(s->fs, node, &nd);
+
+	if (rc)
+		return rc == FC_ENOENT ? 0 : rc;
+	if (node == s->last)
+		return 1;
+	if (!nd.prev)
+		return 0;
+	rc = node_read(s->fs, nd.prev, &up);
+	if (rc)
+		return rc == FC_ENOENT ? 0 : rc;
+	return up.next == node;
+}
+
 /* find_name for a name yet to be checked; *len gets its length. */
 static int lookup(struct fc_settings_zms *s, const char *name, size_t *len, uint32_t *id,
 		  bool *grow)
@@ -269,8 +291,10 @@ int fc_settings_zms_save(struct fc_settings_zms *s, const char *name, const void
 	n = fc_zms_write(s->fs, id + FC_SETTINGS_ZMS_VALUE_OFFSET, value, len);
 	if (n < 0 || rc)
 		return n < 0 ? n : 0;
-	rc = link_node(s, id);
+	rc = node_linked(s, id | NODE_BIT);
 	if (!rc)
+		rc = link_node(s, id);
+	if (rc >= 0)
 		rc = fc_zms_write(s->fs, id, name, name_len);
 	return rc < 0 ? rc : 0;
 }

@@ -262,6 +262,51 @@ START_TEST(settings_collisions)
 END_TEST
 
 /*
+ * A first save of "b" cut (or refused for space) after its value and node,
+ * with or without the link to the node, before its name. Saving "b" again
+ * links the node only when it is not linked yet: a second link would make
+ * it its own predecessor.
+ */
+START_TEST(settings_save_after_orphan_node)
+{
+	uint32_t a = (fc_settings_zms_hash("a", 1) & FC_SETTINGS_ZMS_HASH_MASK) | FC_SETTINGS_ZMS_HEAD;
+	uint32_t b = (fc_settings_zms_hash("b", 1) & FC_SETTINGS_ZMS_HASH_MASK) | FC_SETTINGS_ZMS_HEAD;
+	uint8_t ll[8];
+	GString *names = g_string_new(NULL);
+
+	for (int linked = 0; linked < 2; linked++) {
+		struct rig r;
+
+		rig_up(&r, false);
+		ck_assert_int_eq(fc_settings_zms_save(&r.s, "a", "1", 1), 0);
+		ck_assert_int_eq(fc_zms_write(&r.fs, b + FC_SETTINGS_ZMS_VALUE_OFFSET, "2", 1), 1);
+		fc_put_le32(ll, a | 1);
+		fc_put_le32(ll + 4, 0);
+		ck_assert_int_eq(fc_zms_write(&r.fs, b | 1, ll, 8), 8);
+		fc_put_le32(ll, FC_SETTINGS_ZMS_HEAD);
+		fc_put_le32(ll + 4, b | 1);
+		if (linked)
+			ck_assert_int_eq(fc_zms_write(&r.fs, a | 1, ll, 8), 8);
+		rig_reload(&r);
+		ck_assert_int_eq(fc_settings_zms_save(&r.s, "b", "3", 1), 0);
+		ck_assert_int_eq(fc_zms_read(&r.fs, b | 1, ll, 8), 8);
+		ck_assert_uint_eq(fc_get_le32(ll), a | 1);
+		ck_assert_uint_eq(fc_get_le32(ll + 4), 0);
+		ck_assert_int_eq(fc_settings_zms_save(&r.s, "c", "4", 1), 0);
+		rig_reload(&r);
+		load_names(&r, names);
+		ck_assert_str_eq(names->str, "a,b,c");
+		ck_assert_int_eq(fc_settings_zms_delete(&r.s, "b"), 0);
+		rig_reload(&r);
+		load_names(&r, names);
+		ck_assert_str_eq(names->str, "a,c");
+		zms_dev_free(r.d);
+	}
+	g_string_free(names, TRUE);
+}
+END_TEST
+
+/*
  * The name-cache idea: with the index covering the ids, a first save reads
  * no more flash than a rewrite of the same name (absent ids cost nothing).
  */
@@ -300,6 +345,7 @@ static Suite *settings_zms_suite(void)
 	tcase_add_test(tc, settings_semantics);
 	tcase_add_test(tc, settings_collisions);
 	tcase_add_test(tc, settings_first_save_reads);
+	tcase_add_test(tc, settings_save_after_orphan_node);
 	suite_add_tcase(s, tc);
 	return s;
 }
