@@ -12,6 +12,12 @@ TRACE is a trace file or a raw capture log of scripts/capture-boot-trace
 ("# fdtcache-capture 1": `lookup 0x1c CALLER` and `mark core_init|user`
 lines), read directly so that the log's conversion to a trace is checked
 too. A "# dtb: NAME sha256 HEX" header must match the DTB's bytes.
+
+linux-phandle-model.py --reference DTB prints, one per line in hex, the
+lookups of the one-lookup-per-reference trace of spec/phandle-caches.md
+(the rules of `fdtcache-trace --model reference`, written again from the
+spec): per node in tree order but the overlay metadata, per property in
+order, each non-zero phandle of its references.
 """
 import hashlib
 import re
@@ -160,9 +166,111 @@ def index(ph, lookups):
             len(ph) if lookups else 0, size * 8]
 
 
+ARGS = {
+    "clocks": "#clock-cells", "resets": "#reset-cells", "power-domains": "#power-domain-cells",
+    "phys": "#phy-cells", "dmas": "#dma-cells", "iommus": "#iommu-cells", "pwms": "#pwm-cells",
+    "mboxes": "#mbox-cells", "interconnects": "#interconnect-cells",
+    "thermal-sensors": "#thermal-sensor-cells", "io-channels": "#io-channel-cells",
+    "interrupts-extended": "#interrupt-cells",
+}
+LISTS = ("cpu-idle-states", "operating-points-v2", "memory-region")
+SINGLES = ("interrupt-parent", "cpu", "remote-endpoint", "phy-handle")
+METADATA = ("__symbols__", "__fixups__", "__local_fixups__")
+
+
+def parse_nodes(blob):
+    """The structure block as nodes in tree order: (name, parent, [(prop, bytes)])."""
+    _, _, off_struct, off_strings = struct.unpack_from(">IIII", blob, 0)
+    pos, stack, nodes = off_struct, [], []
+    while True:
+        (token,) = struct.unpack_from(">I", blob, pos)
+        pos += 4
+        if token == 1:
+            end = blob.index(b"\0", pos)
+            nodes.append((blob[pos:end].decode("utf-8", "replace"),
+                          stack[-1] if stack else None, []))
+            stack.append(len(nodes) - 1)
+            pos = (end + 4) & ~3
+        elif token == 2:
+            stack.pop()
+        elif token == 3:
+            length, nameoff = struct.unpack_from(">II", blob, pos)
+            name_end = blob.index(b"\0", off_strings + nameoff)
+            name = blob[off_strings + nameoff:name_end].decode("utf-8", "replace")
+            nodes[stack[-1]][2].append((name, blob[pos + 8:pos + 8 + length]))
+            pos = (pos + 8 + length + 3) & ~3
+        elif token == 4:
+            continue
+        elif token == 9:
+            return nodes
+        else:
+            raise SystemExit("bad token %d at %d" % (token, pos - 4))
+
+
+def kind_of(name, props):
+    """('args', #cells) / ('list',) / ('single',) / None for a property name."""
+    if name in ARGS:
+        return ("args", ARGS[name])
+    if name == "gpios" and "gpio-hog" not in props:
+        return ("args", "#gpio-cells")
+    if name.endswith("-gpios") and not name.endswith(",nr-gpios"):
+        return ("args", "#gpio-cells")
+    if re.fullmatch(r"pinctrl-[0-9]+", name) or name in LISTS:
+        return ("list",)
+    if name.endswith("-supply") or name in SINGLES:
+        return ("single",)
+    return None
+
+
+def reference_lookups(blob):
+    nodes = parse_nodes(blob)
+    ph = node_phandles(blob)
+    node_of = {}
+    for i, q in enumerate(ph):
+        node_of.setdefault(q, i)
+    node_of.pop(0, None)
+
+    def cells(target, name):
+        for prop, value in nodes[target][2]:
+            if prop == name and len(value) >= 4:
+                return struct.unpack_from(">I", value, 0)[0]
+        return 0
+
+    meta = [False] * len(nodes)
+    out = []
+    for i, (name, parent, props) in enumerate(nodes):
+        meta[i] = name in METADATA or (parent is not None and meta[parent])
+        if meta[i]:
+            continue
+        names = {prop for prop, _ in props}
+        for prop, value in props:
+            kind = kind_of(prop, names)
+            if kind is None:
+                continue
+            words = [struct.unpack_from(">I", value, 4 * k)[0] for k in range(len(value) // 4)]
+            if kind[0] == "single":
+                words = words[:1]
+            k = 0
+            while k < len(words):
+                p, k = words[k], k + 1
+                if p:
+                    out.append(p)
+                if kind[0] != "args" or not p:
+                    continue
+                if p not in node_of:
+                    break  # where its args end is unknown
+                k += cells(node_of[p], kind[1])
+    return out
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--reference":
+        with open(sys.argv[2], "rb") as f:
+            for p in reference_lookups(f.read()):
+                print("0x%x" % p)
+        return
     if len(sys.argv) != 3:
-        raise SystemExit("usage: linux-phandle-model.py DTB TRACE")
+        raise SystemExit("usage: linux-phandle-model.py DTB TRACE | --reference DTB")
     with open(sys.argv[1], "rb") as f:
         blob = f.read()
     ph = node_phandles(blob)
@@ -177,4 +285,5 @@ def main():
         print(",".join(str(v) for v in row))
 
 
-main()
+if __name__ == "__main__":
+    main()
