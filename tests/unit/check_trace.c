@@ -158,13 +158,30 @@ static void prop_cells(void *fdt, const char *name, const uint32_t *v, int n)
 	prop_cells(fdt, name, (const uint32_t[]){ __VA_ARGS__ }, \
 		   (int)(sizeof((const uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t)))
 
-static void *rules_tree(void)
+/* A DTB being written with libfdt's sequential API, its root node open. */
+static void *sw_tree_begin(void)
 {
 	void *fdt = g_malloc0(4096);
 
 	ck_assert_int_eq(fdt_create(fdt, 4096), 0);
 	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
 	ck_assert_int_eq(fdt_begin_node(fdt, ""), 0);
+	return fdt;
+}
+
+/* Close the root node and finish the DTB, which must pass libfdt's full check. */
+static void *sw_tree_end(void *fdt)
+{
+	ck_assert_int_eq(fdt_end_node(fdt), 0);
+	ck_assert_int_eq(fdt_finish(fdt), 0);
+	ck_assert_int_eq(fdt_check_full(fdt, 4096), 0);
+	return fdt;
+}
+
+static void *rules_tree(void)
+{
+	void *fdt = sw_tree_begin();
+
 	fdt_property_u32(fdt, "interrupt-parent", 1);
 	fdt_begin_node(fdt, "intc");
 	fdt_property_u32(fdt, "phandle", 1);
@@ -187,10 +204,7 @@ static void *rules_tree(void)
 	PROP_CELLS(fdt, "phys", 0x77, 1, 2);
 	PROP_CELLS(fdt, "interrupts-extended", 1, 4, 5, 3);
 	fdt_end_node(fdt);
-	fdt_end_node(fdt);
-	ck_assert_int_eq(fdt_finish(fdt), 0);
-	ck_assert_int_eq(fdt_check_full(fdt, 4096), 0);
-	return fdt;
+	return sw_tree_end(fdt);
 }
 
 START_TEST(generate_property_rules)
@@ -242,11 +256,8 @@ END_TEST
  */
 static void *corpus_tree(void)
 {
-	void *fdt = g_malloc0(4096);
+	void *fdt = sw_tree_begin();
 
-	ck_assert_int_eq(fdt_create(fdt, 4096), 0);
-	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
-	fdt_begin_node(fdt, "");
 	fdt_begin_node(fdt, "p");
 	fdt_property_u32(fdt, "phandle", 1);
 	fdt_property_u32(fdt, "#gpio-cells", 2);
@@ -275,10 +286,7 @@ static void *corpus_tree(void)
 	PROP_CELLS(fdt, "clocks", 1, 0xffffffff);
 	PROP_CELLS(fdt, "reset-gpios", 1, 3, 0);
 	fdt_end_node(fdt);
-	fdt_end_node(fdt);
-	ck_assert_int_eq(fdt_finish(fdt), 0);
-	ck_assert_int_eq(fdt_check_full(fdt, 4096), 0);
-	return fdt;
+	return sw_tree_end(fdt);
 }
 
 START_TEST(generate_corpus_rules)
@@ -303,6 +311,67 @@ START_TEST(generate_corpus_rules)
 	ph_trace_clear(&back);
 	ph_trace_clear(&t);
 	g_string_free(text, TRUE);
+	g_free(fdt);
+}
+END_TEST
+
+/*
+ * Names a DTB may hold but a trace line must not: a node and a property
+ * whose names hold newlines and a forged lookup line. The property's name
+ * ends in "-gpios", so both models read it as a reference (to /p, ph 1).
+ */
+#define FORGED_PROP "a\n0x99 # forged\nb-gpios"
+static void *hostile_names_tree(void)
+{
+	void *fdt = sw_tree_begin();
+
+	fdt_begin_node(fdt, "p");
+	fdt_property_u32(fdt, "phandle", 1);
+	fdt_end_node(fdt);
+	fdt_begin_node(fdt, "d\n0x98\x1b[2J");
+	fdt_property_string(fdt, "compatible", "vendor,dev");
+	fdt_property_u32(fdt, FORGED_PROP, 1);
+	fdt_end_node(fdt);
+	return sw_tree_end(fdt);
+}
+
+/* Every line of text is a comment, a marker or a lookup of phandle 1. */
+static void assert_no_forged_line(const char *text)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+	for (char **l = lines; *l; l++)
+		ck_assert_msg(!**l || **l == '#' || **l == '@' || g_str_has_prefix(*l, "0x1 # "),
+			      "forged line: %s", *l);
+}
+
+START_TEST(generate_escapes_dtb_names)
+{
+	static const enum ph_model models[] = { PH_MODEL_REFERENCE, PH_MODEL_BOOT };
+	void *fdt = hostile_names_tree();
+	struct ph_tree tree;
+
+	ph_tree_build(&tree, fdt, fdt_totalsize(fdt));
+	for (guint m = 0; m < G_N_ELEMENTS(models); m++) {
+		struct ph_gen_opts opts;
+		struct ph_trace t, back;
+		GString *text = g_string_new(NULL);
+
+		ph_gen_defaults(&opts, models[m]);
+		ph_trace_init(&t);
+		ph_gen(&t, &tree, "hostile.dtb", &opts, text);
+		ck_assert_uint_gt(t.phandles->len, 0);
+		assert_no_forged_line(text->str);
+		ck_assert_ptr_nonnull(strstr(text->str, "0x1 # /d\\x0a0x98\\x1b[2J "
+						       "a\\x0a0x99 # forged\\x0ab-gpios"));
+		ph_trace_init(&back);
+		ck_assert(ph_trace_parse(&back, "hostile.trace", text->str, text->len, NULL));
+		ck_assert_uint_eq(back.phandles->len, t.phandles->len);
+		ph_trace_clear(&back);
+		ph_trace_clear(&t);
+		g_string_free(text, TRUE);
+	}
+	ph_tree_clear(&tree);
 	g_free(fdt);
 }
 END_TEST
@@ -568,6 +637,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, parse_errors_name_file_and_line);
 	tcase_add_test(tc, parse_markers_header_and_forms);
 	tcase_add_test(tc, generate_corpus_rules);
+	tcase_add_test(tc, generate_escapes_dtb_names);
 	tcase_add_test(tc, generate_property_rules);
 	tcase_add_test(tc, generate_small_board);
 	tcase_add_test(tc, generate_core_init_marker);

@@ -2,6 +2,7 @@
 #include "ph_gen.h"
 
 #include <libfdt.h>
+#include <string.h>
 
 #include "common/escape.h"
 #include "ph_refs.h"
@@ -38,9 +39,14 @@ void ph_gen_emit(struct ph_gen *g, guint32 phandle, guint node, const char *why)
 		ph_gen_core_init(g);
 	ph_trace_add(g->trace, phandle, 0);
 	if (g->text) {
-		g_autofree char *path = tool_esc_text(ph_tree_path(g->tree, node), -1, TOOL_ESC_UTF8);
+		const char *path = ph_tree_path(g->tree, node);
 
-		g_string_append_printf(g->text, "0x%x # %s %s\n", phandle, path, why);
+		/* names and paths come from the DTB: escaped, so none can add a line */
+		g_string_append_printf(g->text, "0x%x # ", phandle);
+		tool_esc_append(g->text, path, strlen(path), TOOL_ESC_UTF8);
+		g_string_append_c(g->text, ' ');
+		tool_esc_append(g->text, why, strlen(why), TOOL_ESC_UTF8);
+		g_string_append_c(g->text, '\n');
 	}
 }
 

@@ -64,7 +64,10 @@ struct ph_gen {
 	gboolean marked; /* @core_init written */
 };
 
-/* ph_gen_emit - one lookup, with the node and a reason as its comment. */
+/*
+ * ph_gen_emit - one lookup, with the node's path and a reason as its comment,
+ * both escaped as text (they hold DTB names).
+ */
 void ph_gen_emit(struct ph_gen *g, guint32 phandle, guint node, const char *why);
 
 /* ph_gen_core_init - the @core_init line, at the current position (once). */
