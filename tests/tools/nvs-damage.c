@@ -9,6 +9,9 @@
  *   nvs-damage ate FILE AT ID OFF LEN   write a valid ATE {ID, OFF, LEN} (crc8 included) at AT
  *   nvs-damage setting FILE SECTOR_SIZE WRITE_BLOCK NAME VALUE
  *                                       save setting NAME (any bytes) = VALUE with the engine
+ *   nvs-damage crcbad OUT SECTOR_SIZE SECTORS LEN
+ *                                       erased sectors whose ATE slots below the close slot
+ *                                       all hold ATEs {id, 0, LEN} whose crc8 fails
  */
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -111,6 +114,28 @@ static void write_ate(const char *path, unsigned long at, unsigned long id, unsi
 	close_or_die(f, path);
 }
 
+/* Every ATE slot but the close slot of each sector: an ATE of LEN bytes at offset 0, crc8 off by one. */
+static void crcbad_ates(const char *out, unsigned long ss, unsigned long sectors, unsigned long len)
+{
+	uint8_t ate[FC_NVS_ATE_BYTES];
+	FILE *f = open_or_die(out, "wb");
+	unsigned long s, o;
+
+	for (s = 0; s < sectors; s++)
+		for (o = 0; o < ss; o += sizeof(ate)) {
+			memset(ate, 0xff, sizeof(ate));
+			if (o >= 2 * sizeof(ate) && o < ss - sizeof(ate)) {
+				fc_nvs_ate_encode(ate, (uint16_t)(o / sizeof(ate)), 0, (uint16_t)len);
+				ate[sizeof(ate) - 1] ^= 1;
+			}
+			if (fwrite(ate, 1, sizeof(ate), f) != sizeof(ate)) {
+				fprintf(stderr, "nvs-damage: %s: cannot write\n", out);
+				exit(1);
+			}
+		}
+	close_or_die(f, out);
+}
+
 /* Mount the image in memory, save one setting, write the image back. */
 static void save_setting(const char *path, unsigned long ss, unsigned long wb, const char *name,
 			 const char *value)
@@ -195,10 +220,12 @@ int main(int argc, char **argv)
 		write_ate(argv[2], num(argv[3]), num(argv[4]), num(argv[5]), num(argv[6]));
 	else if (argc == 7 && !strcmp(argv[1], "setting"))
 		save_setting(argv[2], num(argv[3]), num(argv[4]), argv[5], argv[6]);
+	else if (argc == 6 && !strcmp(argv[1], "crcbad"))
+		crcbad_ates(argv[2], num(argv[3]), num(argv[4]), num(argv[5]));
 	else if ((argc == 4 || argc == 5) && !strcmp(argv[1], "copy"))
 		copy(argv[2], argv[3], argc == 5 ? num(argv[4]) : (unsigned long)-1);
 	else {
-		fprintf(stderr, "usage: nvs-damage fill|random|flip|copy|json|ate|setting ...\n");
+		fprintf(stderr, "usage: nvs-damage fill|random|flip|copy|json|ate|setting|crcbad ...\n");
 		return 2;
 	}
 	return 0;

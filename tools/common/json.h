@@ -26,4 +26,22 @@ void tool_json_bytes(JsonBuilder *b, const char *key, const void *p, gsize n);
  */
 void tool_json_print(JsonBuilder *b);
 
+/* A top-level array of a document printed element by element. */
+struct tool_json_stream {
+	const char *member; /* added to the document with a null value */
+	/* adds one value to the empty builder eb and returns TRUE; FALSE: no more */
+	gboolean (*next)(void *ctx, JsonBuilder *eb);
+	void *ctx;
+};
+
+/*
+ * tool_json_print_stream - print the document b holds as tool_json_print
+ * does, with each top-level member streams[i].member (in the document's
+ * order) replaced by an array whose elements streams[i].next builds one at
+ * a time: each is printed as soon as it is built and dropped, so a long
+ * array never sits in memory whole. The text is the same as if the arrays
+ * had been in b.
+ */
+void tool_json_print_stream(JsonBuilder *b, const struct tool_json_stream *streams, gsize n);
+
 #endif /* FDTCACHE_TOOLS_JSON_H */

@@ -224,6 +224,7 @@ void check_sector(struct inspect *in, uint32_t s, const GArray *recs)
 	uint32_t data_end = 0;
 	guint i;
 
+	g_array_set_size(in->salvaged, 0);
 	for (i = 0; i < recs->len; i++) {
 		const struct ate_rec *r = &g_array_index(recs, struct ate_rec, i);
 

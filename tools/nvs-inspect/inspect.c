@@ -19,6 +19,7 @@ void inspect_init(struct inspect *in)
 	in->live = g_array_new(FALSE, FALSE, sizeof(struct live_entry));
 	in->settings = g_array_new(FALSE, FALSE, sizeof(struct setting));
 	in->salvage = g_array_new(FALSE, FALSE, sizeof(struct salvage_rec));
+	in->salvaged = g_array_new(FALSE, FALSE, sizeof(struct salvage_range));
 	in->verdicts = g_array_new(FALSE, FALSE, sizeof(struct verdict));
 	in->sector_verdicts = g_array_new(FALSE, FALSE, sizeof(struct verdict));
 	in->sector_recs = g_array_new(FALSE, FALSE, sizeof(struct ate_rec));
@@ -44,6 +45,7 @@ void inspect_free(struct inspect *in)
 	g_array_free(in->live, TRUE);
 	g_array_free(in->settings, TRUE);
 	g_array_free(in->salvage, TRUE);
+	g_array_free(in->salvaged, TRUE);
 	g_array_free(in->verdicts, TRUE);
 	g_array_free(in->sector_verdicts, TRUE);
 	g_array_free(in->sectors, TRUE);

@@ -30,6 +30,7 @@
 #define MAX_IDS 0x10000u
 #define HEX_PREVIEW 8       /* value bytes per --ates row: rows fit 80 columns */
 #define HEX_PREVIEW_WIDE 32 /* ... with --wide */
+#define UNVERIFIED_PREVIEW 32 /* data bytes shown of an ATE whose crc8 fails */
 #define ZEPHYR_FREE_MAX_ATES 4096u /* Zephyr's free space count is O(n^2) */
 #define CRC_VOTES 1024u /* values sampled by --data-crc auto */
 
@@ -66,6 +67,10 @@ struct salvage_rec {
 	uint32_t addr;      /* of the ATE or of the data */
 	int id;             /* -1 when unknown */
 	GBytes *value;
+};
+
+struct salvage_range {
+	uint32_t lo, hi;    /* [lo, hi) in a sector */
 };
 
 struct options {
@@ -142,6 +147,7 @@ struct inspect {
 	GArray *sector_verdicts; /* struct verdict of the per-sector checks */
 	GArray *verdicts;     /* struct verdict, all of them after run_checks */
 	GArray *salvage;      /* struct salvage_rec */
+	GArray *salvaged;     /* struct salvage_range of the sector being checked */
 	int errors, warnings;
 };
 
@@ -206,7 +212,7 @@ const char *sector_state_name(enum fc_nvs_sector_state s);
 const char *ate_status_name(enum fc_nvs_ate_status s);
 char *hex_of(const uint8_t *p, size_t n);
 char *bytes_hex(GBytes *b);
-GBytes *ate_data(const struct inspect *in, const struct fc_nvs_ate_info *a);
+const uint8_t *ate_bytes(const struct inspect *in, const struct fc_nvs_ate_info *a, size_t *n);
 char *addr_text(uint32_t addr);
 bool printable(GBytes *b);
 char *value_text(GBytes *b);

@@ -139,7 +139,9 @@ static void json_live(JsonBuilder *b, const struct inspect *in)
 
 static void json_ate(JsonBuilder *b, const struct inspect *in, const struct ate_rec *r)
 {
-	GBytes *d = ate_data(in, &r->info);
+	size_t n;
+	const uint8_t *d = ate_bytes(in, &r->info, &n);
+	char *hex = d ? hex_of(d, n) : NULL;
 	int crc;
 
 	json_builder_begin_object(b);
@@ -152,26 +154,27 @@ static void json_ate(JsonBuilder *b, const struct inspect *in, const struct ate_
 	json_int(b, "part", r->info.part);
 	json_int(b, "crc8", r->info.crc8);
 	tool_json_str(b, "status", ate_status_name(r->info.status));
-	json_hex(b, "data", d);
+	tool_json_str(b, "data", hex);
 	crc = value_crc_state(in, &r->info);
 	tool_json_str(b, "data_crc", crc < 0 ? NULL : crc ? "ok" : "bad");
 	json_builder_end_object(b);
-	if (d)
-		g_bytes_unref(d);
+	g_free(hex);
 }
 
-static void json_ates(JsonBuilder *b, const struct inspect *in)
-{
-	GArray *sorted = g_array_copy(in->ates);
-	guint i;
+/* The --ates and verdicts arrays, streamed: one element per call. */
+struct array_stream {
+	struct inspect *in;
+	guint next;
+};
 
-	g_array_sort(sorted, ate_by_flash_order);
-	json_builder_set_member_name(b, "ates");
-	json_builder_begin_array(b);
-	for (i = 0; i < sorted->len; i++)
-		json_ate(b, in, &g_array_index(sorted, struct ate_rec, i));
-	json_builder_end_array(b);
-	g_array_free(sorted, TRUE);
+static gboolean next_ate(void *ctx, JsonBuilder *eb)
+{
+	struct array_stream *st = ctx;
+
+	if (st->next >= st->in->ates->len)
+		return FALSE;
+	json_ate(eb, st->in, &g_array_index(st->in->ates, struct ate_rec, st->next++));
+	return TRUE;
 }
 
 /* id null: no setting of that name; values [] : nothing stored. */
@@ -238,31 +241,31 @@ static void json_salvage(JsonBuilder *b, const struct inspect *in)
 	json_builder_end_array(b);
 }
 
-static void json_verdicts(JsonBuilder *b, const struct inspect *in)
+static gboolean next_verdict(void *ctx, JsonBuilder *b)
 {
-	guint i;
+	struct array_stream *st = ctx;
+	const struct verdict *v;
 
-	json_builder_set_member_name(b, "verdicts");
-	json_builder_begin_array(b);
-	for (i = 0; i < in->verdicts->len; i++) {
-		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
-
-		json_builder_begin_object(b);
-		tool_json_str(b, "severity", severity_names[v->sev]);
-		tool_json_str(b, "code", v->code);
-		json_int_or_null(b, "sector", v->sector);
-		json_int_or_null(b, "offset", v->offset);
-		tool_json_str(b, "message", v->message);
-		json_builder_end_object(b);
-	}
-	json_builder_end_array(b);
-	json_int(b, "errors", in->errors);
-	json_int(b, "warnings", in->warnings);
+	if (st->next >= st->in->verdicts->len)
+		return FALSE;
+	v = &g_array_index(st->in->verdicts, struct verdict, st->next++);
+	json_builder_begin_object(b);
+	tool_json_str(b, "severity", severity_names[v->sev]);
+	tool_json_str(b, "code", v->code);
+	json_int_or_null(b, "sector", v->sector);
+	json_int_or_null(b, "offset", v->offset);
+	tool_json_str(b, "message", v->message);
+	json_builder_end_object(b);
+	return TRUE;
 }
 
+/* Every ATE and every verdict can be many: those arrays are streamed. */
 void print_json(struct inspect *in)
 {
 	JsonBuilder *b = json_builder_new();
+	struct array_stream ates = { in, 0 }, verdicts = { in, 0 };
+	const struct tool_json_stream streams[] = { { "ates", next_ate, &ates },
+						    { "verdicts", next_verdict, &verdicts } };
 
 	json_builder_begin_object(b);
 	json_int(b, "schema", 1);
@@ -287,15 +290,19 @@ void print_json(struct inspect *in)
 		json_summary(b, in);
 	if (in->opt.live)
 		json_live(b, in);
-	if (in->opt.ates)
-		json_ates(b, in);
+	if (in->opt.ates) {
+		g_array_sort(in->ates, ate_by_flash_order);
+		tool_json_str(b, "ates", NULL);
+	}
 	if (in->opt.history)
 		json_history(b, in);
 	if (in->opt.settings)
 		json_settings(b, in);
 	if (in->opt.salvage)
 		json_salvage(b, in);
-	json_verdicts(b, in);
+	tool_json_str(b, "verdicts", NULL);
+	json_int(b, "errors", in->errors);
+	json_int(b, "warnings", in->warnings);
 	json_builder_end_object(b);
-	tool_json_print(b);
+	tool_json_print_stream(b, streams, G_N_ELEMENTS(streams));
 }

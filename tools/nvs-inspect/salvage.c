@@ -15,6 +15,32 @@ void free_salvage(GArray *salvage)
 	g_array_set_size(salvage, 0);
 }
 
+/*
+ * Does [lo, hi) overlap a value salvaged before in this sector? If not, it
+ * is added: in->salvaged holds the sector's salvaged ranges, disjoint and
+ * sorted, so no byte is offered twice and --salvage prints at most a
+ * sector's worth of values per sector, however many ATEs point at them.
+ */
+static bool salvaged_before(struct inspect *in, uint32_t lo, uint32_t hi)
+{
+	GArray *r = in->salvaged;
+	guint a = 0, b = r->len;
+	struct salvage_range n = { lo, hi };
+
+	while (a < b) { /* first range ending after lo */
+		guint m = a + (b - a) / 2;
+
+		if (g_array_index(r, struct salvage_range, m).hi <= lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a < r->len && g_array_index(r, struct salvage_range, a).lo < hi)
+		return true;
+	g_array_insert_val(r, a, n);
+	return false;
+}
+
 /* An ATE whose crc8 fails but whose fields make sense may still name its value. */
 void salvage_ate(struct inspect *in, const struct ate_rec *r)
 {
@@ -24,12 +50,14 @@ void salvage_ate(struct inspect *in, const struct ate_rec *r)
 
 	if (a->status != FC_NVS_ATE_CRC_BAD || a->id == FC_NVS_ID_SPECIAL || a->part != FC_NVS_ATE_PART ||
 	    (uint32_t)a->offset + a->len > addr_offset(a->addr) ||
-	    a->len > g->sector_size - 4 * g->ate_size)
+	    a->len > g->sector_size - 4 * g->ate_size ||
+	    salvaged_before(in, a->offset, (uint32_t)a->offset + a->len))
 		return;
 	sr.kind = "ate-crc-bad";
 	sr.addr = a->addr;
 	sr.id = a->id;
-	sr.value = g_bytes_new(sector_bytes(in, addr_sector(a->addr)) + a->offset, a->len);
+	/* the dump outlives the records: no copy */
+	sr.value = g_bytes_new_static(sector_bytes(in, addr_sector(a->addr)) + a->offset, a->len);
 	g_array_append_val(in->salvage, sr);
 }
 
@@ -41,6 +69,6 @@ void salvage_data(struct inspect *in, uint32_t s, uint32_t first, uint32_t len)
 	sr.kind = "data-without-ate";
 	sr.addr = s << FC_NVS_ADDR_SECTOR_SHIFT | first;
 	sr.id = -1;
-	sr.value = g_bytes_new(sector_bytes(in, s) + first, len);
+	sr.value = g_bytes_new_static(sector_bytes(in, s) + first, len);
 	g_array_append_val(in->salvage, sr);
 }

@@ -183,11 +183,16 @@ static void table_live(const struct inspect *in)
 	}
 }
 
-/* Mostly printable: worth a text line (names of settings, strings). */
-static bool mostly_printable(const uint8_t *p, gsize n)
+/*
+ * Mostly printable: worth a text line (names of settings, strings). Only
+ * the bytes the line can show are judged (each takes at least a column).
+ */
+static bool mostly_printable(const struct inspect *in, const uint8_t *p, gsize n)
 {
 	gsize i, k = 0;
 
+	if (!in->opt.wide)
+		n = MIN(n, (gsize)COLUMNS);
 	for (i = 0; i < n; i++)
 		k += p[i] >= 0x20 && p[i] <= 0x7e;
 	return n && 2 * k >= n;
@@ -196,8 +201,9 @@ static bool mostly_printable(const uint8_t *p, gsize n)
 /*
  * The value as escaped text on a line of its own under its ATE row, cut at
  * a whole escape so the line fits 80 columns (the whole value with --wide).
+ * more: the ATE's value goes on past these n bytes.
  */
-static void ate_text_line(const struct inspect *in, const uint8_t *p, gsize n)
+static void ate_text_line(const struct inspect *in, const uint8_t *p, gsize n, bool more)
 {
 	const gsize indent = 10, room = COLUMNS - indent - sizeof("text \"\"...") + 1;
 	GString *t = g_string_new(NULL);
@@ -211,45 +217,36 @@ static void ate_text_line(const struct inspect *in, const uint8_t *p, gsize n)
 			break;
 		}
 	}
-	printf("%*s%s \"%s\"%s\n", (int)indent, "", "text", t->str, i < n ? "..." : "");
+	printf("%*s%s \"%s\"%s\n", (int)indent, "", "text", t->str, i < n || more ? "..." : "");
 	g_string_free(t, TRUE);
 }
 
-static void table_ates(const struct inspect *in)
+static void table_ates(struct inspect *in)
 {
-	GArray *sorted = g_array_copy(in->ates);
 	guint i;
 
 	table_heading(in, "ATEs (flash order: sector by sector, in write order)");
-	g_array_sort(sorted, ate_by_flash_order);
+	g_array_sort(in->ates, ate_by_flash_order);
 	printf("%-9s %-6s %-6s %-5s %-4s %-4s %-13s %s\n", "addr", "id", "offset", "len", "part",
 	       "crc8", "status", "data");
-	for (i = 0; i < sorted->len; i++) {
-		const struct ate_rec *r = &g_array_index(sorted, struct ate_rec, i);
-		GBytes *d = ate_data(in, &r->info);
+	for (i = 0; i < in->ates->len; i++) {
+		const struct ate_rec *r = &g_array_index(in->ates, struct ate_rec, i);
+		size_t n;
+		const uint8_t *d = ate_bytes(in, &r->info, &n);
 		bool crc_bad = value_crc_state(in, &r->info) == 0;
 		/* 80 columns: fewer value bytes when the row says its CRC is bad */
 		gsize preview = in->opt.wide ? HEX_PREVIEW_WIDE : crc_bad ? HEX_PREVIEW / 2 - 1 : HEX_PREVIEW;
-		char *addr = addr_text(r->info.addr), *hex = NULL;
-		gsize n = 0;
+		char *addr = addr_text(r->info.addr), *hex = d ? hex_of(d, MIN(n, preview)) : NULL;
 
-		if (d) {
-			const uint8_t *p = g_bytes_get_data(d, &n);
-
-			hex = hex_of(p, MIN(n, preview));
-		}
 		printf("%-9s 0x%04x 0x%04x %-5u 0x%02x 0x%02x %-13s %s%s%s\n", addr, r->info.id,
 		       r->info.offset, r->info.len, r->info.part, r->info.crc8,
-		       ate_status_name(r->info.status), hex ? hex : "", n > preview ? "..." : "",
-		       crc_bad ? " (data crc bad)" : "");
-		if (d && mostly_printable(g_bytes_get_data(d, NULL), n))
-			ate_text_line(in, g_bytes_get_data(d, NULL), n);
+		       ate_status_name(r->info.status), hex ? hex : "",
+		       d && r->info.len > preview ? "..." : "", crc_bad ? " (data crc bad)" : "");
+		if (d && mostly_printable(in, d, n))
+			ate_text_line(in, d, n, r->info.len > n);
 		g_free(addr);
 		g_free(hex);
-		if (d)
-			g_bytes_unref(d);
 	}
-	g_array_free(sorted, TRUE);
 }
 
 static void table_history(struct inspect *in)
@@ -273,15 +270,14 @@ static void table_history(struct inspect *in)
 		printf("no value of id 0x%04x is stored in the image\n", id);
 	for (i = 0; i < h->len; i++) {
 		const struct ate_rec *r = g_ptr_array_index(h, i);
-		GBytes *d = ate_data(in, &r->info);
-		char *addr = addr_text(r->info.addr), *hex = d ? bytes_hex(d) : g_strdup("");
+		size_t n;
+		const uint8_t *d = ate_bytes(in, &r->info, &n);
+		char *addr = addr_text(r->info.addr), *hex = d ? hex_of(d, n) : g_strdup("");
 
 		printf("%s %-7s len=%u data=%s\n", addr, ate_status_name(r->info.status), r->info.len,
 		       hex);
 		g_free(addr);
 		g_free(hex);
-		if (d)
-			g_bytes_unref(d);
 	}
 	g_free(title);
 	g_free(name);

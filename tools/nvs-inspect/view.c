@@ -76,13 +76,23 @@ char *bytes_hex(GBytes *b)
 	return hex_of(p, n);
 }
 
-/* Bytes an ATE points at, NULL when it points nowhere sensible. */
-GBytes *ate_data(const struct inspect *in, const struct fc_nvs_ate_info *a)
+/*
+ * The bytes an ATE points at, in the dump (no copy): *n of them, NULL when
+ * it points nowhere sensible. The fields of an ATE whose crc8 fails
+ * (crc-bad, torn) are unverified: of its data at most UNVERIFIED_PREVIEW
+ * bytes are given, so a dump of garbage ATEs that each claim most of a
+ * sector costs what its ATEs cost, not ATEs x sector size.
+ */
+const uint8_t *ate_bytes(const struct inspect *in, const struct fc_nvs_ate_info *a, size_t *n)
 {
+	*n = 0;
 	if (a->len == 0 || a->status == FC_NVS_ATE_CLOSE || a->status == FC_NVS_ATE_GC_DONE ||
 	    (uint32_t)a->offset + a->len > in->geo.geo.sector_size)
 		return NULL;
-	return g_bytes_new(sector_bytes(in, addr_sector(a->addr)) + a->offset, a->len);
+	*n = a->len;
+	if (a->status == FC_NVS_ATE_CRC_BAD || a->status == FC_NVS_ATE_TORN)
+		*n = MIN(*n, UNVERIFIED_PREVIEW);
+	return sector_bytes(in, addr_sector(a->addr)) + a->offset;
 }
 
 char *addr_text(uint32_t addr)
