@@ -31,6 +31,37 @@ void pl_name(const struct pl_case *c, unsigned int key, char *buf, unsigned int 
 		snprintf(buf, size, "powerloss/a/rather/long/settings/name/%u", key);
 }
 
+int pl_key_of(const struct pl_case *c, const char *name)
+{
+	char k_name[80];
+
+	for (unsigned int k = 0; k < c->keys; k++) {
+		pl_name(c, k, k_name, sizeof(k_name));
+		if (!strcmp(k_name, name))
+			return (int)k;
+	}
+	return -1;
+}
+
+int pl_got(int rc, struct pl_val *v)
+{
+	if (rc == FC_ENOENT) {
+		v->len = -1;
+		return 0;
+	}
+	if (rc > (int)PL_VMAX)
+		rc = FC_ETOOBIG;
+	v->len = rc;
+	return rc < 0 ? rc : 0;
+}
+
+int pl_why(struct pl_rig *r, const char *what, int rc)
+{
+	if (rc)
+		snprintf(r->why, sizeof(r->why), "%s: %s", what, fc_strerror(rc));
+	return rc;
+}
+
 static int nvs_mount(struct pl_rig *r)
 {
 	const struct pl_case *c = r->c;
@@ -39,7 +70,6 @@ static int nvs_mount(struct pl_rig *r)
 		.data_crc = c->data_crc, .lookup = c->lookup, .index_slots = r->slots,
 		.index_slot_count = c->slots,
 	};
-	int rc;
 
 	if (c->ate_cache && c->lookup == FC_NVS_LOOKUP_INDEX) {
 		cfg.ate_cache = r->ate_cache;
@@ -52,10 +82,7 @@ static int nvs_mount(struct pl_rig *r)
 		cfg.ate_cache = NULL;
 		cfg.ate_cache_size = 0;
 	}
-	rc = fc_nvs_mount(&r->fs, &cfg);
-	if (rc)
-		snprintf(r->why, sizeof(r->why), "nvs mount: %s", fc_strerror(rc));
-	return rc;
+	return pl_why(r, "nvs mount", fc_nvs_mount(&r->fs, &cfg));
 }
 
 static int nvs_apply(struct pl_rig *r, const struct pl_op *o, const struct pl_val *v)
@@ -69,16 +96,7 @@ static int nvs_apply(struct pl_rig *r, const struct pl_op *o, const struct pl_va
 
 static int nvs_get(struct pl_rig *r, unsigned int key, struct pl_val *v)
 {
-	int rc = fc_nvs_read(&r->fs, r->c->ids[key], v->b, PL_VMAX);
-
-	if (rc == FC_ENOENT) {
-		v->len = -1;
-		return 0;
-	}
-	if (rc > (int)PL_VMAX)
-		rc = FC_ETOOBIG;
-	v->len = rc;
-	return rc < 0 ? rc : 0;
+	return pl_got(fc_nvs_read(&r->fs, r->c->ids[key], v->b, PL_VMAX), v);
 }
 
 static int nvs_free(struct pl_rig *r)
@@ -93,18 +111,9 @@ const struct pl_engine pl_nvs_engine = { "nvs", nvs_mount, nvs_apply, nvs_get, n
 static int settings_get(struct pl_rig *r, unsigned int key, struct pl_val *v)
 {
 	char name[80];
-	int rc;
 
 	pl_name(r->c, key, name, sizeof(name));
-	rc = fc_settings_get(&r->st, name, v->b, PL_VMAX);
-	if (rc == FC_ENOENT) {
-		v->len = -1;
-		return 0;
-	}
-	if (rc > (int)PL_VMAX)
-		rc = FC_ETOOBIG;
-	v->len = rc;
-	return rc < 0 ? rc : 0;
+	return pl_got(fc_settings_get(&r->st, name, v->b, PL_VMAX), v);
 }
 
 /* What a load delivers: each name once, each a key's name. */
@@ -119,14 +128,9 @@ struct delivered {
 static int deliver(void *ctx, const struct fc_settings_entry *e)
 {
 	struct delivered *d = ctx;
-	char name[80];
+	int k = pl_key_of(d->r->c, e->name);
 
-	for (unsigned int k = 0; k < d->r->c->keys; k++) {
-		pl_name(d->r->c, k, name, sizeof(name));
-		if (strcmp(name, e->name))
-			continue;
-		if (d->seen[k] || e->value_len > PL_VMAX)
-			break;
+	if (k >= 0 && !d->seen[k] && e->value_len <= PL_VMAX) {
 		d->seen[k] = true;
 		d->len[k] = (int)e->value_len;
 		memcpy(d->val[k], e->value, e->value_read);
@@ -211,18 +215,14 @@ static int settings_mount(struct pl_rig *r)
 		return rc;
 	if (r->other_lookup)
 		cfg.cache_mode = FC_SETTINGS_CACHE_ZEPHYR_RING_FIX;
-	rc = fc_settings_init(&r->st, &cfg);
-	if (rc) {
-		snprintf(r->why, sizeof(r->why), "settings init: %s", fc_strerror(rc));
+	rc = pl_why(r, "settings init", fc_settings_init(&r->st, &cfg));
+	if (rc)
 		return rc;
-	}
 	memset(&d, 0, sizeof(d));
 	d.r = r;
-	rc = fc_settings_load(&r->st, buf, sizeof(buf), deliver, &d);
-	if (rc) {
-		snprintf(r->why, sizeof(r->why), "settings load: %s", fc_strerror(rc));
+	rc = pl_why(r, "settings load", fc_settings_load(&r->st, buf, sizeof(buf), deliver, &d));
+	if (rc)
 		return rc;
-	}
 	if (d.bad)
 		return FC_ECORRUPT;
 	if (!r->st.repair_err) {

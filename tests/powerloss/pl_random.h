@@ -104,4 +104,13 @@ void pl_value(struct pl_val *v, unsigned int len, uint32_t seed);
 /* The settings name of a key. */
 void pl_name(const struct pl_case *c, unsigned int key, char *buf, unsigned int size);
 
+/* The key whose settings name is name, or -1. */
+int pl_key_of(const struct pl_case *c, const char *name);
+
+/* An engine read's result rc into *v (FC_ENOENT: absent); 0, or the error. */
+int pl_got(int rc, struct pl_val *v);
+
+/* rc, after saying in r->why what failed ("what: error") when it is an error. */
+int pl_why(struct pl_rig *r, const char *what, int rc);
+
 #endif

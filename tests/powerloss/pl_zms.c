@@ -83,7 +83,6 @@ static int zms_mount(struct pl_rig *r)
 		.lookup = index ? FC_ZMS_LOOKUP_INDEX : FC_ZMS_LOOKUP_ZEPHYR,
 		.index_slots = r->zslots, .index_slot_count = c->slots,
 	};
-	int rc;
 
 	if (r->other_lookup)
 		cfg.index_slot_count = index ? 128 : 16;
@@ -91,10 +90,7 @@ static int zms_mount(struct pl_rig *r)
 		cfg.ate_cache = r->ate_cache;
 		cfg.ate_cache_size = sizeof(r->ate_cache);
 	}
-	rc = fc_zms_mount(&r->zfs, &cfg);
-	if (rc)
-		snprintf(r->why, sizeof(r->why), "zms mount: %s", fc_strerror(rc));
-	return rc;
+	return pl_why(r, "zms mount", fc_zms_mount(&r->zfs, &cfg));
 }
 
 static int refused(int rc)
@@ -111,21 +107,9 @@ static int zms_apply(struct pl_rig *r, const struct pl_op *o, const struct pl_va
 	return rc < 0 ? refused(rc) : 0;
 }
 
-static int got(int rc, struct pl_val *v)
-{
-	if (rc == FC_ENOENT) {
-		v->len = -1;
-		return 0;
-	}
-	if (rc > (int)PL_VMAX)
-		rc = FC_ETOOBIG;
-	v->len = rc;
-	return rc < 0 ? rc : 0;
-}
-
 static int zms_get(struct pl_rig *r, unsigned int key, struct pl_val *v)
 {
-	return got(fc_zms_read(&r->zfs, r->c->ids[key], v->b, PL_VMAX), v);
+	return pl_got(fc_zms_read(&r->zfs, r->c->ids[key], v->b, PL_VMAX), v);
 }
 
 static int zms_free(struct pl_rig *r)
@@ -142,7 +126,7 @@ static int szms_get(struct pl_rig *r, unsigned int key, struct pl_val *v)
 	char name[80];
 
 	pl_name(r->c, key, name, sizeof(name));
-	return got(fc_settings_zms_get(&r->zst, name, v->b, PL_VMAX), v);
+	return pl_got(fc_settings_zms_get(&r->zst, name, v->b, PL_VMAX), v);
 }
 
 /* What a load delivers: each name once, each a key's name, each as get reads it. */
@@ -156,15 +140,10 @@ static int deliver(void *ctx, const struct fc_settings_zms_entry *e)
 {
 	static struct pl_val v;
 	struct delivered *d = ctx;
-	char name[80];
+	int k = pl_key_of(d->r->c, e->name);
 
-	for (unsigned int k = 0; k < d->r->c->keys; k++) {
-		pl_name(d->r->c, k, name, sizeof(name));
-		if (strcmp(name, e->name))
-			continue;
-		if (d->seen[k] || szms_get(d->r, k, &v) || v.len != (int)e->value_len ||
-		    memcmp(v.b, e->value, e->value_read))
-			break;
+	if (k >= 0 && !d->seen[k] && !szms_get(d->r, (unsigned int)k, &v) &&
+	    v.len == (int)e->value_len && !memcmp(v.b, e->value, e->value_read)) {
 		d->seen[k] = true;
 		return 0;
 	}
@@ -189,10 +168,8 @@ static int szms_mount(struct pl_rig *r)
 		d.r = r;
 		rc = fc_settings_zms_load(&r->zst, buf, sizeof(buf), deliver, &d);
 	}
-	if (rc) {
-		snprintf(r->why, sizeof(r->why), "settings init/load: %s", fc_strerror(rc));
+	if (pl_why(r, "settings init/load", rc))
 		return rc;
-	}
 	if (d.bad)
 		return FC_ECORRUPT;
 	/* a name get finds is one the load delivered */
