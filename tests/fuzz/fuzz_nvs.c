@@ -166,22 +166,28 @@ static void run_op(struct fuzz_nvs *r, struct model *m, struct fuzz_bytes *ops)
 	}
 }
 
-int fuzz_nvs_ops(const uint8_t *data, size_t size)
+bool fuzz_nvs_ops_mount(struct fuzz_nvs *r, const uint8_t *data, size_t size,
+			struct fuzz_bytes *ops)
 {
-	struct fuzz_bytes ops;
-	struct fuzz_nvs *r;
-	struct model m;
 	size_t nops;
 
 	if (size < FUZZ_NVS_HEADER + 1)
-		return 0;
+		return false;
 	nops = data[FUZZ_NVS_HEADER];
 	if (size < FUZZ_NVS_HEADER + 1 + 4 * nops)
-		return 0;
-	ops = (struct fuzz_bytes){ data + FUZZ_NVS_HEADER + 1, 4 * nops };
-	r = calloc(1, sizeof(*r));
-	if (fuzz_nvs_setup(r, data, ops.p + ops.n, size - FUZZ_NVS_HEADER - 1 - ops.n) &&
-	    fc_nvs_mount(&r->fs, &r->cfg) == 0) {
+		return false;
+	*ops = (struct fuzz_bytes){ data + FUZZ_NVS_HEADER + 1, 4 * nops };
+	return fuzz_nvs_setup(r, data, ops->p + ops->n, size - FUZZ_NVS_HEADER - 1 - ops->n) &&
+	       fc_nvs_mount(&r->fs, &r->cfg) == 0;
+}
+
+int fuzz_nvs_ops(const uint8_t *data, size_t size)
+{
+	struct fuzz_nvs *r = calloc(1, sizeof(*r));
+	struct fuzz_bytes ops;
+	struct model m;
+
+	if (fuzz_nvs_ops_mount(r, data, size, &ops)) {
 		memset(&m, 0, sizeof(m)); /* UNKNOWN: the damaged image's own values */
 		while (ops.n && r->fs.mounted)
 			run_op(r, &m, &ops);

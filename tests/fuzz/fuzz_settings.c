@@ -170,20 +170,11 @@ static void run_op(struct rig *r, struct fuzz_bytes *ops)
 int fuzz_settings(const uint8_t *data, size_t size)
 {
 	struct fc_settings_scan_ops present = { .pair = mark_present, .problem = count_problem };
+	struct rig *r = calloc(1, sizeof(*r));
 	struct fuzz_bytes ops;
-	struct rig *r;
 	uint8_t buf[32];
-	size_t nops;
 
-	if (size < FUZZ_NVS_HEADER + 1)
-		return 0;
-	nops = data[FUZZ_NVS_HEADER];
-	if (size < FUZZ_NVS_HEADER + 1 + 4 * nops)
-		return 0;
-	ops = (struct fuzz_bytes){ data + FUZZ_NVS_HEADER + 1, 4 * nops };
-	r = calloc(1, sizeof(*r));
-	if (fuzz_nvs_setup(&r->nvs, data, ops.p + ops.n, size - FUZZ_NVS_HEADER - 1 - ops.n) &&
-	    fc_nvs_mount(&r->nvs.fs, &r->nvs.cfg) == 0 &&
+	if (fuzz_nvs_ops_mount(&r->nvs, data, size, &ops) &&
 	    fc_settings_scan(&r->nvs.fs, buf, sizeof(buf), &present, r) == 0 &&
 	    attach(r, data[2] >> 5)) {
 		fc_settings_load(&r->st, buf, sizeof(buf), check_entry, r);

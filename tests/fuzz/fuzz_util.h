@@ -43,4 +43,13 @@ struct fuzz_nvs {
 bool fuzz_nvs_setup(struct fuzz_nvs *r, const uint8_t *hdr, const uint8_t *image, size_t len);
 void fuzz_nvs_free(struct fuzz_nvs *r);
 
+/*
+ * fuzz_nvs_ops_mount - an ops input (header, a count byte n, n ops of 4
+ * bytes, then the image): *ops gets the ops and r the partition over the
+ * image, mounted. Returns false when the input is too short, the image
+ * makes no partition or it does not mount (fuzz_nvs_free(r) either way).
+ */
+bool fuzz_nvs_ops_mount(struct fuzz_nvs *r, const uint8_t *data, size_t size,
+			struct fuzz_bytes *ops);
+
 #endif
