@@ -36,6 +36,7 @@ static int run(const struct mode *m, struct counts *c)
 	static uint8_t mem[SECTOR * SECTORS];
 	static struct fc_cache_slot slots[512];
 	static uint8_t ate_cache[256];
+	static uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 	struct fc_flash_geometry geo = {
 		.size = sizeof(mem), .erase_size = SECTOR, .write_size = 4, .erase_value = 0xff,
 	};
@@ -45,6 +46,7 @@ static int run(const struct mode *m, struct counts *c)
 		.sector_size = SECTOR, .sector_count = SECTORS, .lookup = m->lookup,
 		.index_slots = m->slots ? slots : NULL, .index_slot_count = m->slots,
 		.ate_cache = m->ate_cache ? ate_cache : NULL, .ate_cache_size = m->ate_cache,
+		.read_buf = read_buf, .read_buf_size = sizeof(read_buf),
 	};
 	struct fc_nvs fs;
 	uint8_t v[4];

@@ -105,6 +105,7 @@ struct rig {
 	struct fc_cache_slot slots[MAX_SLOTS];
 	uint16_t cache[MAX_CACHE];
 	uint8_t ate_cache[MAX_ATE_CACHE];
+	uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 	struct fc_nvs fs;
 	struct fc_settings s;
 };
@@ -122,6 +123,7 @@ static void rig_open(struct rig *r, const struct variant *v)
 		.lookup = v->lookup, .index_slots = v->nvs_slots ? r->slots : NULL,
 		.index_slot_count = v->nvs_slots,
 		.ate_cache = v->ate_cache ? r->ate_cache : NULL, .ate_cache_size = v->ate_cache,
+		.read_buf = r->read_buf, .read_buf_size = sizeof(r->read_buf),
 	};
 	struct fc_settings_config scfg = {
 		.fs = &r->fs, .cache_mode = v->mode, .cache = r->cache, .cache_len = v->cache_len,

@@ -150,7 +150,6 @@ static int is_newest(struct fc_nvs *fs, uint16_t id, uint32_t addr)
  */
 static int gc(struct fc_nvs *fs)
 {
-	struct nvs_win w = { .len = 0 };
 	uint32_t s = next_sector(fs, sect(fs->ate_wra));
 	struct fc_nvs_ate close, a;
 	uint32_t low;
@@ -159,11 +158,12 @@ static int gc(struct fc_nvs *fs)
 	if (rc)
 		return rc;
 	if (!close.erased) {
-		rc = nvs_sector_low_(fs, &w, s, &close, &low);
+		nvs_win_reset_(fs);
+		rc = nvs_sector_low_(fs, s, &close, &low);
 		for (uint32_t o = offs(low); !rc && o <= top_slot(fs); o += fs->ate_size) {
 			uint32_t at = mkaddr(s, o);
 
-			rc = nvs_win_ate_(fs, &w, at, &a);
+			rc = nvs_win_ate_(fs, at, false, &a);
 			if (rc || !ate_valid(fs, &a) || a.id == FC_NVS_ID_SPECIAL || !a.len)
 				continue;
 			rc = is_newest(fs, a.id, at);
@@ -191,14 +191,14 @@ static int gc(struct fc_nvs *fs)
 /* ---- mount ---- */
 
 /* A gc_done ATE above the write pointer of the write sector? */
-static int has_gc_done(const struct fc_nvs *fs)
+static int has_gc_done(struct fc_nvs *fs)
 {
-	struct nvs_win w = { .len = 0 };
 	uint32_t ws = sect(fs->ate_wra);
 	struct fc_nvs_ate a;
 
+	nvs_win_reset_(fs);
 	for (uint32_t o = offs(fs->ate_wra) + fs->ate_size; o <= top_slot(fs); o += fs->ate_size) {
-		int rc = nvs_win_ate_(fs, &w, mkaddr(ws, o), &a);
+		int rc = nvs_win_ate_(fs, mkaddr(ws, o), false, &a);
 
 		if (rc)
 			return rc;
@@ -449,11 +449,11 @@ int fc_nvs_read_hist(struct fc_nvs *fs, uint16_t id, void *data, size_t len, uin
 		return FC_EINVAL;
 	rc = lookup_find(fs, id, &addr, &a, true, true);
 	for (uint16_t k = 0; rc > 0 && k < cnt; k++) {
-		struct nvs_win w = { .len = 0, .up = true };
 		uint32_t older = addr;
 		struct fc_nvs_ate skip;
 
-		rc = nvs_walk_prev_(fs, &w, &older, &skip);
+		nvs_win_reset_(fs);
+		rc = nvs_walk_prev_(fs, &older, &skip);
 		if (!rc)
 			rc = older == fs->ate_wra ? 0 : nvs_walk_find_(fs, older, id, NVS_NO_ADDR, &addr, &a);
 	}

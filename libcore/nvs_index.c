@@ -64,7 +64,6 @@ int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nv
  */
 int nvs_index_forget_(struct fc_nvs *fs, uint32_t s)
 {
-	struct nvs_win w = { .len = 0 };
 	struct fc_nvs_ate close, a;
 	uint32_t low, v;
 	int rc;
@@ -74,11 +73,12 @@ int nvs_index_forget_(struct fc_nvs *fs, uint32_t s)
 	rc = nvs_close_read_(fs, s, &close);
 	if (rc || close.erased)
 		return rc;
-	rc = nvs_sector_low_(fs, &w, s, &close, &low);
+	nvs_win_reset_(fs);
+	rc = nvs_sector_low_(fs, s, &close, &low);
 	for (uint32_t o = offs(low); !rc && o <= top_slot(fs); o += fs->ate_size) {
 		uint32_t at = mkaddr(s, o);
 
-		rc = nvs_win_ate_(fs, &w, at, &a);
+		rc = nvs_win_ate_(fs, at, false, &a);
 		if (rc || !ate_valid(fs, &a))
 			continue;
 		if (a.id == FC_NVS_ID_SPECIAL) {

@@ -18,16 +18,8 @@
 
 #define NVS_CRC_SIZE 4u
 #define NVS_BLOCK FLASH_BLOCK
-#define NVS_CHUNK 256u /* bytes of ATE area read at once when scanning */
 #define NVS_DEL_FLAG 1u /* bit 0 of an index value: a delete ATE (slots are multiples of 8) */
 #define NVS_NO_ADDR UINT32_MAX
-
-/* A window of one sector's ATE area, so scans read NVS_CHUNK bytes at a time. */
-struct nvs_win {
-	uint32_t addr, len;
-	bool up; /* filled from the slot asked for upward (walks), else chunk-aligned */
-	uint8_t buf[NVS_CHUNK];
-};
 
 /* ---- geometry and addresses ---- */
 
@@ -109,30 +101,69 @@ static inline uint32_t entry_bytes(const struct fc_nvs *fs, uint16_t stored_len)
 void nvs_ate_fields_(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a);
 bool nvs_ate_crc_ok_(const uint8_t *b);
 
-/* ---- flash access and the ATE cache (nvs_log.c) ---- */
+/* ---- flash access and the read window (nvs_log.c) ---- */
 
 int nvs_check_config_(const struct fc_nvs_config *cfg);
 uint32_t nvs_dev_off_(const struct fc_nvs *fs, uint32_t addr);
 int nvs_read_(const struct fc_nvs *fs, uint32_t addr, void *buf, uint32_t len);
 int nvs_prog_(struct fc_nvs *fs, uint32_t addr, const void *buf, uint32_t len);
-void nvs_ate_cache_erased_(struct fc_nvs *fs, uint32_t s);
-int nvs_dirty_end_(const struct fc_nvs *fs, uint32_t addr, uint32_t len, uint32_t *end);
+int nvs_dirty_end_(struct fc_nvs *fs, uint32_t addr, uint32_t len, uint32_t *end);
 int nvs_ate_read_(const struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a);
+
+/* ---- the ATE cache (nvs_ate_cache.c; FC_NO_ATE_CACHE leaves it out) ---- */
+
+#ifdef FC_NO_ATE_CACHE
+#define NVS_ATE_CACHE_OFF true /* a cfg.ate_cache is refused */
+static inline void nvs_ate_cache_programmed_(struct fc_nvs *fs, uint32_t addr, const void *buf,
+					     uint32_t len, int rc)
+{
+	(void)fs, (void)addr, (void)buf, (void)len, (void)rc;
+}
+
+static inline void nvs_ate_cache_erased_(struct fc_nvs *fs, uint32_t s)
+{
+	(void)fs, (void)s;
+}
+
+static inline int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
+{
+	return nvs_ate_read_(fs, addr, a);
+}
+#else
+#define NVS_ATE_CACHE_OFF false
+/* Keep the cache equal to flash after a program (rc: its result) or an erase of sector s. */
+void nvs_ate_cache_programmed_(struct fc_nvs *fs, uint32_t addr, const void *buf, uint32_t len,
+			       int rc);
+void nvs_ate_cache_erased_(struct fc_nvs *fs, uint32_t s);
+/* An ATE through the cache (a plain read when there is none). */
 int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a);
-int nvs_win_fill_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr);
-int nvs_win_ate_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr,
-		 struct fc_nvs_ate *a);
+#endif
+
+/*
+ * The read window: cfg.read_buf holds win_len bytes of one sector from
+ * win_addr. Each scan starts with nvs_win_reset_ (the buffer may have been
+ * used for something else, and flash may have changed since). A slot is
+ * read through it: on a miss the window is refilled over the slot, aligned
+ * to the window's size, or (up) starting at the slot, for scans that go
+ * up. Without a read buffer every slot is read alone.
+ */
+static inline void nvs_win_reset_(struct fc_nvs *fs)
+{
+	fs->win_len = 0;
+}
+
+int nvs_slot_raw_(struct fc_nvs *fs, uint32_t addr, bool up, uint8_t *b, const uint8_t **raw);
+int nvs_win_ate_(struct fc_nvs *fs, uint32_t addr, bool up, struct fc_nvs_ate *a);
 int nvs_close_read_(const struct fc_nvs *fs, uint32_t s, struct fc_nvs_ate *a);
-int nvs_sector_low_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s,
-		    const struct fc_nvs_ate *close, uint32_t *low);
+int nvs_sector_low_(struct fc_nvs *fs, uint32_t s, const struct fc_nvs_ate *close,
+		    uint32_t *low);
 
 /* ---- walking the log (nvs_log.c) ---- */
 
 /* Age of an address, larger = older: sectors behind the write sector, then offset. */
 uint32_t nvs_age_key_(const struct fc_nvs *fs, uint32_t addr);
-int nvs_walk_prev_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t *addr,
-		   struct fc_nvs_ate *a);
-int nvs_walk_find_(const struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
+int nvs_walk_prev_(struct fc_nvs *fs, uint32_t *addr, struct fc_nvs_ate *a);
+int nvs_walk_find_(struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
 		   uint32_t *found, struct fc_nvs_ate *a);
 
 /* Visit every slot of the written sectors newest first; fn returns non-zero to stop. */
@@ -244,14 +275,9 @@ static inline int lookup_free_space(struct fc_nvs *fs, uint32_t *space)
  * slot, backward walks ATE by ATE, no ATE cache, and an erased sector is
  * erased again.
  */
-static inline uint32_t dirty_unit(const struct fc_nvs *fs)
-{
-	return NVS_EMULATED(fs) ? NVS_BLOCK : NVS_CHUNK;
-}
-
 static inline uint32_t win_unit(const struct fc_nvs *fs)
 {
-	return NVS_EMULATED(fs) ? fs->ate_size : NVS_CHUNK;
+	return NVS_EMULATED(fs) ? fs->ate_size : fs->cfg.read_buf_size;
 }
 
 static inline bool walk_alone(const struct fc_nvs *fs)

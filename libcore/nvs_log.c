@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nvs_log.c - access to the NVS log: flash reads and programs (kept equal
- * in the caller's ATE cache), ATE slots through windows, the backward walk
+ * in the caller's ATE cache), ATE slots through the read window, the backward walk
  * (Zephyr's nvs_prev_ate) and the search for the write position that mount
  * and the tools' walk share.
  */
@@ -30,8 +30,12 @@ int nvs_check_config_(const struct fc_nvs_config *cfg)
 		return FC_EINVAL;
 	if (cfg->index_slot_count && (!cfg->index_slots || !fc_is_pow2(cfg->index_slot_count)))
 		return FC_EINVAL;
-	if (cfg->ate_cache_size && (!cfg->ate_cache || !fc_is_pow2(cfg->ate_cache_size) ||
+	if (cfg->ate_cache_size && (NVS_ATE_CACHE_OFF || !cfg->ate_cache ||
+				    !fc_is_pow2(cfg->ate_cache_size) ||
 				    cfg->ate_cache_size < FC_NVS_ATE_CACHE_WAYS * ate_size))
+		return FC_EINVAL;
+	if (cfg->read_buf_size && (!cfg->read_buf || !fc_is_pow2(cfg->read_buf_size) ||
+				   cfg->read_buf_size < FC_NVS_BLOCK))
 		return FC_EINVAL;
 	return 0;
 }
@@ -48,56 +52,29 @@ int nvs_read_(const struct fc_nvs *fs, uint32_t addr, void *buf, uint32_t len)
 	return fc_flash_read(fs->cfg.flash, nvs_dev_off_(fs, addr), buf, len);
 }
 
-static uint8_t *way_buf(const struct fc_nvs *fs, uint32_t way)
-{
-	return fs->cfg.ate_cache + way * (fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS);
-}
-
-/*
- * The ATE cache mirrors flash: a program stores its bytes as they are (the
- * engine only programs erased bytes), a failed one leaves them unknown.
- */
-static void ate_cache_programmed(struct fc_nvs *fs, uint32_t addr, const void *buf,
-				 uint32_t len, int rc)
-{
-	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++) {
-		uint32_t lo = fs->ate_cache_addr[way], hi = lo + fs->ate_cache_len[way];
-		uint32_t from = FC_MAX(addr, lo), to = FC_MIN(addr + len, hi);
-
-		if (from >= to)
-			continue;
-		if (rc)
-			fs->ate_cache_len[way] = 0;
-		else
-			FC_MEMCPY(way_buf(fs, way) + (from - lo),
-				  (const uint8_t *)buf + (from - addr), to - from);
-	}
-}
-
-void nvs_ate_cache_erased_(struct fc_nvs *fs, uint32_t s)
-{
-	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++)
-		if (sect(fs->ate_cache_addr[way]) == s)
-			fs->ate_cache_len[way] = 0;
-}
-
 int nvs_prog_(struct fc_nvs *fs, uint32_t addr, const void *buf, uint32_t len)
 {
 	int rc = fc_flash_prog(fs->cfg.flash, nvs_dev_off_(fs, addr), buf, len);
 
-	ate_cache_programmed(fs, addr, buf, len, rc);
+	nvs_ate_cache_programmed_(fs, addr, buf, len, rc);
 	return rc;
 }
 
 /*
  * Find the end of the written bytes in [addr, addr + len) of one sector:
  * *end = offset just past the last byte that is not erased, or offs(addr)
- * when the range is erased. Reads from the top down in dirty_unit pieces.
+ * when the range is erased. Reads from the top down through the read
+ * buffer, in Zephyr's blocks without one or in Zephyr mode.
  */
-int nvs_dirty_end_(const struct fc_nvs *fs, uint32_t addr, uint32_t len, uint32_t *end)
+int nvs_dirty_end_(struct fc_nvs *fs, uint32_t addr, uint32_t len, uint32_t *end)
 {
-	uint8_t buf[NVS_CHUNK];
-	uint32_t lo = offs(addr), hi = lo + len, unit = dirty_unit(fs);
+	uint8_t block[NVS_BLOCK];
+	uint8_t *buf = fs->cfg.read_buf_size ? fs->cfg.read_buf : block;
+	uint32_t lo = offs(addr), hi = lo + len;
+	uint32_t unit = NVS_EMULATED(fs) || !fs->cfg.read_buf_size ? NVS_BLOCK
+								   : fs->cfg.read_buf_size;
+
+	nvs_win_reset_(fs);
 
 	while (hi > lo) {
 		uint32_t n = FC_MIN(unit, hi - lo);
@@ -129,70 +106,54 @@ int nvs_ate_read_(const struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 	return rc;
 }
 
-static bool way_holds(const struct fc_nvs *fs, uint32_t way, uint32_t addr)
-{
-	uint32_t lo = fs->ate_cache_addr[way];
-
-	return fs->ate_cache_len[way] && sect(lo) == sect(addr) && addr >= lo &&
-	       addr + FC_NVS_ATE_BYTES <= lo + fs->ate_cache_len[way];
-}
-
-/* An ATE through the caller's cache: on a miss, its aligned window is read. */
-int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
-{
-	uint32_t size = fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS, o = offs(addr);
-	uint32_t way = 0, start;
-	int rc;
-
-	if (!size)
-		return nvs_ate_read_(fs, addr, a);
-	while (way < FC_NVS_ATE_CACHE_WAYS && !way_holds(fs, way, addr))
-		way++;
-	if (way == FC_NVS_ATE_CACHE_WAYS) {
-		way = fs->ate_cache_lru;
-		start = o & ~(size - 1u); /* size: a power of two */
-		fs->ate_cache_len[way] = 0;
-		rc = nvs_read_(fs, mkaddr(sect(addr), start), way_buf(fs, way),
-			       FC_MIN(size, ssize(fs) - start));
-		if (rc)
-			return rc;
-		fs->ate_cache_addr[way] = mkaddr(sect(addr), start);
-		fs->ate_cache_len[way] = FC_MIN(size, ssize(fs) - start);
-	}
-	fs->ate_cache_lru = (way + 1) % FC_NVS_ATE_CACHE_WAYS;
-	fc_nvs_ate_decode(way_buf(fs, way) + (addr - fs->ate_cache_addr[way]), erase_value(fs), a);
-	return 0;
-}
-
-/* Fill the window over addr's sector's ATE area so it holds the slot at addr. */
-int nvs_win_fill_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr)
+/* Fill the window so it holds the slot at addr (see nvs_win_reset_). */
+static int win_fill(struct fc_nvs *fs, uint32_t addr, bool up)
 {
 	uint32_t o = offs(addr);
 
-	if (!w->len || sect(w->addr) != sect(addr) || o < offs(w->addr) ||
-	    o + FC_NVS_ATE_BYTES > offs(w->addr) + w->len) {
+	if (!fs->win_len || sect(fs->win_addr) != sect(addr) || o < offs(fs->win_addr) ||
+	    o + FC_NVS_ATE_BYTES > offs(fs->win_addr) + fs->win_len) {
 		uint32_t unit = win_unit(fs);
-		uint32_t start = w->up ? o : o & ~(unit - 1u); /* unit: a power of two */
+		uint32_t start = up ? o : o & ~(unit - 1u); /* unit: a power of two */
 		uint32_t len = FC_MIN(unit, ssize(fs) - start);
-		int rc = nvs_read_(fs, mkaddr(sect(addr), start), w->buf, len);
+		int rc = nvs_read_(fs, mkaddr(sect(addr), start), fs->cfg.read_buf, len);
 
 		if (rc) {
-			w->len = 0;
+			fs->win_len = 0;
 			return rc;
 		}
-		w->addr = mkaddr(sect(addr), start);
-		w->len = len;
+		fs->win_addr = mkaddr(sect(addr), start);
+		fs->win_len = len;
 	}
 	return 0;
 }
 
-/* Read the ATE slot at addr through a window over its sector's ATE area. */
-int nvs_win_ate_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr, struct fc_nvs_ate *a)
+/*
+ * The FC_NVS_ATE_BYTES raw bytes of the slot at addr: *raw points into the
+ * window, or, without a read buffer, into b, where they are read.
+ */
+int nvs_slot_raw_(struct fc_nvs *fs, uint32_t addr, bool up, uint8_t *b, const uint8_t **raw)
 {
-	int rc = nvs_win_fill_(fs, w, addr);
+	int rc;
+
+	if (!fs->cfg.read_buf_size) {
+		*raw = b;
+		return nvs_read_(fs, addr, b, FC_NVS_ATE_BYTES);
+	}
+	rc = win_fill(fs, addr, up);
+	*raw = fs->cfg.read_buf + (offs(addr) - offs(fs->win_addr));
+	return rc;
+}
+
+/* Read the ATE slot at addr through the read window. */
+int nvs_win_ate_(struct fc_nvs *fs, uint32_t addr, bool up, struct fc_nvs_ate *a)
+{
+	uint8_t b[FC_NVS_ATE_BYTES];
+	const uint8_t *raw;
+	int rc = nvs_slot_raw_(fs, addr, up, b, &raw);
 
 	if (!rc)
-		fc_nvs_ate_decode(w->buf + (offs(addr) - offs(w->addr)), erase_value(fs), a);
+		fc_nvs_ate_decode(raw, erase_value(fs), a);
 	return rc;
 }
 
@@ -208,14 +169,14 @@ int nvs_close_read_(const struct fc_nvs *fs, uint32_t s, struct fc_nvs_ate *a)
  * free for a delete in a full sector (Zephyr stops above it and loses that
  * delete). The top slot when there is none.
  */
-static int recover_last(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s, uint32_t *addr)
+static int recover_last(struct fc_nvs *fs, bool up, uint32_t s, uint32_t *addr)
 {
 	uint32_t data_end = 0;
 	struct fc_nvs_ate a;
 
 	*addr = mkaddr(s, top_slot(fs));
 	for (uint32_t o = top_slot(fs); o >= data_end && o < ssize(fs); o -= fs->ate_size) {
-		int rc = nvs_win_ate_(fs, w, mkaddr(s, o), &a);
+		int rc = nvs_win_ate_(fs, mkaddr(s, o), up, &a);
 
 		if (rc)
 			return rc;
@@ -228,14 +189,14 @@ static int recover_last(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s, 
 }
 
 /* Lowest (newest) ATE slot of a written sector other than the write sector. */
-int nvs_sector_low_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t s,
-		    const struct fc_nvs_ate *close, uint32_t *low)
+int nvs_sector_low_(struct fc_nvs *fs, uint32_t s, const struct fc_nvs_ate *close,
+		    uint32_t *low)
 {
 	if (close_valid(fs, close)) {
 		*low = mkaddr(s, close->offset);
 		return 0;
 	}
-	return recover_last(fs, w, s, low);
+	return recover_last(fs, false, s, low);
 }
 
 /* ---- walking back ---- */
@@ -253,24 +214,23 @@ uint32_t nvs_age_key_(const struct fc_nvs *fs, uint32_t addr)
 	return behind << FC_NVS_ADDR_SECTOR_SHIFT | offs(addr);
 }
 
-/* A walk reads ATE areas through a window, or each ATE alone as Zephyr does. */
-static int walk_read(const struct fc_nvs *fs, struct nvs_win *w, uint32_t addr,
-		     struct fc_nvs_ate *a)
+/* A walk reads ATE areas through the window upward, or each ATE alone as Zephyr does. */
+static int walk_read(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 {
-	return walk_alone(fs) ? nvs_ate_read_(fs, addr, a) : nvs_win_ate_(fs, w, addr, a);
+	return walk_alone(fs) ? nvs_ate_read_(fs, addr, a) : nvs_win_ate_(fs, addr, true, a);
 }
 
 /*
  * One step of a backward walk (Zephyr's nvs_prev_ate): read the ATE at
  * *addr and move *addr to the next older slot, hopping to the previous
  * sector through its close ATE; back at fs->ate_wra when the log ends.
+ * The caller has reset the window when it starts walking.
  */
-int nvs_walk_prev_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t *addr,
-		   struct fc_nvs_ate *a)
+int nvs_walk_prev_(struct fc_nvs *fs, uint32_t *addr, struct fc_nvs_ate *a)
 {
 	struct fc_nvs_ate close;
 	uint32_t s;
-	int rc = walk_read(fs, w, *addr, a);
+	int rc = walk_read(fs, *addr, a);
 
 	if (rc)
 		return rc;
@@ -278,7 +238,7 @@ int nvs_walk_prev_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t *addr,
 	if (offs(*addr) != close_slot(fs))
 		return 0;
 	s = prev_sector(fs, sect(*addr));
-	rc = walk_read(fs, w, mkaddr(s, close_slot(fs)), &close);
+	rc = walk_read(fs, mkaddr(s, close_slot(fs)), &close);
 	if (rc)
 		return rc;
 	if (close.erased) {
@@ -289,22 +249,22 @@ int nvs_walk_prev_(const struct fc_nvs *fs, struct nvs_win *w, uint32_t *addr,
 		*addr = mkaddr(s, close.offset);
 		return 0;
 	}
-	return recover_last(fs, w, s, addr);
+	return recover_last(fs, true, s, addr);
 }
 
 /*
  * Walk back from start to the first valid ATE of id, not past the age of
  * limit. Returns 1 with *found and *a, 0 when there is none.
  */
-int nvs_walk_find_(const struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
+int nvs_walk_find_(struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
 		   uint32_t *found, struct fc_nvs_ate *a)
 {
-	struct nvs_win w = { .len = 0, .up = true };
 	uint32_t addr = start, stop = nvs_age_key_(fs, limit), steps = 0;
 
+	nvs_win_reset_(fs);
 	do {
 		uint32_t cur = addr;
-		int rc = nvs_walk_prev_(fs, &w, &addr, a);
+		int rc = nvs_walk_prev_(fs, &addr, a);
 
 		if (rc)
 			return rc;
@@ -326,14 +286,14 @@ int nvs_walk_find_(const struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_
  */
 int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
 {
-	struct nvs_win w = { .len = 0 };
 	uint32_t ws = sect(fs->ate_wra), s = ws, low = fs->ate_wra + fs->ate_size;
 	struct fc_nvs_ate a;
 	int rc;
 
+	nvs_win_reset_(fs);
 	for (;;) {
 		for (uint32_t o = offs(low); o <= top_slot(fs); o += fs->ate_size) {
-			rc = nvs_win_ate_(fs, &w, mkaddr(s, o), &a);
+			rc = nvs_win_ate_(fs, mkaddr(s, o), false, &a);
 			if (!rc)
 				rc = fn(fs, mkaddr(s, o), &a, arg);
 			if (rc)
@@ -345,7 +305,7 @@ int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
 		rc = nvs_close_read_(fs, s, &a);
 		if (rc || a.erased)
 			return rc;
-		rc = nvs_sector_low_(fs, &w, s, &a, &low);
+		rc = nvs_sector_low_(fs, s, &a, &low);
 		if (rc)
 			return rc;
 	}
@@ -362,16 +322,16 @@ int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
  * way through, in any order, leaves such gaps, and can erase the close slot
  * of the sector GC collected so that nothing is closed).
  */
-static int sector_score(const struct fc_nvs *fs, uint32_t s, uint32_t *score)
+static int sector_score(struct fc_nvs *fs, uint32_t s, uint32_t *score)
 {
-	struct nvs_win w = { .len = 0 };
 	uint32_t data_end = 0;
 	bool gap = false, gc_done = false;
 	struct fc_nvs_ate a;
 
 	*score = 1;
+	nvs_win_reset_(fs);
 	for (uint32_t o = top_slot(fs); o >= data_end && o < ssize(fs); o -= fs->ate_size) {
-		int rc = nvs_win_ate_(fs, &w, mkaddr(s, o), &a);
+		int rc = nvs_win_ate_(fs, mkaddr(s, o), false, &a);
 
 		if (rc)
 			return rc;
@@ -395,7 +355,7 @@ static int sector_score(const struct fc_nvs *fs, uint32_t s, uint32_t *score)
  * when both hold ATEs, the one that looks more like the write sector (a tie
  * keeps Zephyr's choice).
  */
-static int first_write_sector(const struct fc_nvs *fs, uint32_t *ws)
+static int first_write_sector(struct fc_nvs *fs, uint32_t *ws)
 {
 	uint32_t last = fs->cfg.sector_count - 1u, first_score, last_score;
 	struct fc_nvs_ate a;
@@ -421,7 +381,7 @@ static int first_write_sector(const struct fc_nvs *fs, uint32_t *ws)
  * whose close slot is erased; with none closed, first_write_sector(). Every
  * sector closed: FC_ECORRUPT.
  */
-static int find_write_sector(const struct fc_nvs *fs, uint32_t *ws)
+static int find_write_sector(struct fc_nvs *fs, uint32_t *ws)
 {
 	uint32_t n = fs->cfg.sector_count, closed = 0;
 	struct fc_nvs_ate a;
@@ -458,14 +418,14 @@ static int find_write_sector(const struct fc_nvs *fs, uint32_t *ws)
  */
 static int find_write_pointers(struct fc_nvs *fs, uint32_t ws)
 {
-	struct nvs_win w = { .len = 0 };
 	int32_t o = (int32_t)top_slot(fs);
 	uint32_t data = 0, end = 0;
 	struct fc_nvs_ate a;
 	int rc;
 
+	nvs_win_reset_(fs);
 	for (; o >= (int32_t)data; o -= (int32_t)fs->ate_size) {
-		rc = nvs_win_ate_(fs, &w, mkaddr(ws, (uint32_t)o), &a);
+		rc = nvs_win_ate_(fs, mkaddr(ws, (uint32_t)o), false, &a);
 		if (rc)
 			return rc;
 		if (a.erased)

@@ -151,27 +151,23 @@ static uint32_t walk_flags(struct fc_nvs *fs, const struct walk_bits *wb, bool i
 static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws, const struct walk_bits *wb,
 		      const struct fc_nvs_walk_ops *ops, void *ctx)
 {
-	struct nvs_win w = { .len = 0 };
 	struct fc_nvs_sector_info *si = &ws->info;
-	uint32_t data_end = 0, win_end = 0; /* offset just past the window */
+	uint32_t data_end = 0;
 	uint32_t top = close_slot(fs);
+	uint8_t raw[FC_NVS_ATE_BYTES];
 	struct fc_nvs_ate a;
 	int rc;
 
+	nvs_win_reset_(fs);
 	for (uint32_t o = offs(ws->low); o <= top_slot(fs); o += fs->ate_size) {
 		struct fc_nvs_ate_info ai;
 		const uint8_t *b;
 		uint32_t flags;
 
 		ai.addr = mkaddr(ws->s, o);
-		/* slots go up and a window starts at or below the slot it is read for */
-		if (o + FC_NVS_ATE_BYTES > win_end) {
-			rc = nvs_win_fill_(fs, &w, ai.addr);
-			if (rc)
-				return rc;
-			win_end = offs(w.addr) + w.len;
-		}
-		b = w.buf + (o - offs(w.addr));
+		rc = nvs_slot_raw_(fs, ai.addr, false, raw, &b);
+		if (rc)
+			return rc;
 		nvs_ate_fields_(b, erase_value(fs), &a);
 		if (a.erased)
 			continue;
@@ -233,7 +229,6 @@ static int walk_close(const struct walk_sector *ws, const struct fc_nvs_walk_ops
 /* Lowest slot to list in a sector: the log's ATEs, else down to the first erased slot. */
 static int walk_low(struct fc_nvs *fs, struct walk_sector *ws)
 {
-	struct nvs_win w = { .len = 0 };
 	uint32_t o;
 	struct fc_nvs_ate a;
 	int rc;
@@ -242,10 +237,11 @@ static int walk_low(struct fc_nvs *fs, struct walk_sector *ws)
 		ws->low = fs->ate_wra + fs->ate_size;
 		return 0;
 	}
+	nvs_win_reset_(fs);
 	if (ws->in_log)
-		return nvs_sector_low_(fs, &w, ws->s, &ws->close, &ws->low);
+		return nvs_sector_low_(fs, ws->s, &ws->close, &ws->low);
 	for (o = top_slot(fs);; o -= fs->ate_size) {
-		rc = nvs_win_ate_(fs, &w, mkaddr(ws->s, o), &a);
+		rc = nvs_win_ate_(fs, mkaddr(ws->s, o), false, &a);
 		if (rc)
 			return rc;
 		if (a.erased || o < fs->ate_size)

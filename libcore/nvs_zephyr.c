@@ -55,7 +55,6 @@ int nvs_zephyr_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_n
 /* Zephyr's cache rebuild: a walk from the newest ATE, first valid one per slot wins. */
 int nvs_zephyr_build_(struct fc_nvs *fs)
 {
-	struct nvs_win w = { .len = 0 };
 	uint32_t addr = fs->ate_wra, steps = 0;
 	struct fc_nvs_ate a;
 	int rc;
@@ -66,10 +65,11 @@ int nvs_zephyr_build_(struct fc_nvs *fs)
 			   fs->cfg.index_slot_count);
 	if (rc)
 		return rc;
+	nvs_win_reset_(fs);
 	do {
 		uint32_t cur = addr;
 
-		rc = nvs_walk_prev_(fs, &w, &addr, &a);
+		rc = nvs_walk_prev_(fs, &addr, &a);
 		if (rc)
 			return rc;
 		if (a.id != FC_NVS_ID_SPECIAL && ate_valid(fs, &a))
@@ -84,19 +84,19 @@ int nvs_zephyr_build_(struct fc_nvs *fs)
 /* Zephyr's free-space count: for each ATE, a walk to its id's newest ATE. */
 int nvs_zephyr_free_space_(struct fc_nvs *fs, uint32_t *space)
 {
-	struct nvs_win w = { .len = 0 }; /* unused: Zephyr mode reads ATE by ATE */
 	uint32_t step = fs->ate_wra, steps = 0;
 	struct fc_nvs_ate sa, wa;
 	int rc;
 
+	nvs_win_reset_(fs); /* both walks share it (Zephyr mode reads ATE by ATE) */
 	do {
 		uint32_t wlk = fs->ate_wra, inner = 0;
 
-		rc = nvs_walk_prev_(fs, &w, &step, &sa);
+		rc = nvs_walk_prev_(fs, &step, &sa);
 		if (rc)
 			return rc;
 		do {
-			rc = nvs_walk_prev_(fs, &w, &wlk, &wa);
+			rc = nvs_walk_prev_(fs, &wlk, &wa);
 			if (rc)
 				return rc;
 			if (++inner > max_steps(fs))

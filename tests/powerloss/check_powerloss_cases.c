@@ -24,6 +24,7 @@ struct rig {
 	struct fc_flash_sim sim;
 	struct fc_cache_slot slots[1024];
 	uint8_t ate_cache[64];
+	uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 	struct fc_nvs fs;
 	uint32_t sector, sectors;
 };
@@ -68,12 +69,14 @@ static struct rig *rig_new(uint32_t sectors, uint32_t sector, uint32_t wbs, uint
 	return r;
 }
 
-/* The issues' engine: the index with 1,024 slots and a 64-byte ATE cache (or as asked). */
+/* The issues' engine: the index with 1,024 slots, a 64-byte ATE cache (or as asked) and
+ * the read buffer. */
 static int rig_mount(struct rig *r, enum fc_nvs_lookup lookup)
 {
 	struct fc_nvs_config cfg = {
 		.flash = &r->sim.dev, .sector_size = r->sector, .sector_count = (uint16_t)r->sectors,
 		.lookup = lookup, .index_slots = r->slots, .index_slot_count = 1024,
+		.read_buf = r->read_buf, .read_buf_size = sizeof(r->read_buf),
 	};
 
 	if (lookup == FC_NVS_LOOKUP_INDEX) {

@@ -45,6 +45,7 @@ struct rig {
 	struct fc_flash_sim sim;
 	struct fc_cache_slot slots[64];
 	uint8_t ate_cache[64];
+	uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 	struct fc_nvs fs;
 };
 
@@ -89,7 +90,10 @@ static void rig_init(struct rig *r)
 		abort();
 }
 
-/* The full index also runs with an ATE cache (2 windows of 4 slots), the small one without. */
+/*
+ * The full index also runs with an ATE cache (2 windows of 4 slots) and the
+ * read buffer, the small one without either.
+ */
 static int rig_mount(struct rig *r, enum fc_nvs_lookup lookup, uint32_t slots)
 {
 	struct fc_nvs_config cfg = {
@@ -97,6 +101,8 @@ static int rig_mount(struct rig *r, enum fc_nvs_lookup lookup, uint32_t slots)
 		.data_crc = setup.data_crc, .lookup = lookup, .index_slots = r->slots,
 		.index_slot_count = slots, .ate_cache = slots == 64 ? r->ate_cache : NULL,
 		.ate_cache_size = slots == 64 ? sizeof(r->ate_cache) : 0,
+		.read_buf = slots == 64 ? r->read_buf : NULL,
+		.read_buf_size = slots == 64 ? sizeof(r->read_buf) : 0,
 	};
 
 	return fc_nvs_mount(&r->fs, &cfg);

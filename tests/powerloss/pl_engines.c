@@ -75,6 +75,10 @@ static int nvs_mount(struct pl_rig *r)
 		cfg.ate_cache = r->ate_cache;
 		cfg.ate_cache_size = sizeof(r->ate_cache);
 	}
+	if (c->ate_cache) { /* the cases with ATE caches also scan through the read buffer */
+		cfg.read_buf = r->read_buf;
+		cfg.read_buf_size = sizeof(r->read_buf);
+	}
 	if (r->other_lookup) {
 		cfg.lookup = c->lookup == FC_NVS_LOOKUP_INDEX ? FC_NVS_LOOKUP_ZEPHYR
 							      : FC_NVS_LOOKUP_INDEX;

@@ -70,6 +70,7 @@ struct pl_rig {
 	struct fc_flash_sim sim;
 	struct fc_cache_slot slots[PL_SLOTS_MAX];
 	uint8_t ate_cache[64];
+	uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 	struct fc_nvs fs;
 	struct fc_settings st;
 	uint16_t name_cache[PL_KEYS_MAX + 8];

@@ -15,6 +15,7 @@ struct rig {
 	struct counting_flash cnt;
 	struct fc_cache_slot slots[1024];
 	uint8_t ate_cache[256];
+	uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 	struct fc_nvs_config cfg;
 	struct fc_nvs fs;
 };
@@ -37,6 +38,8 @@ static struct rig *rig_new(uint32_t s, uint16_t n, uint32_t wbs, uint32_t slots)
 	r->cfg.lookup = FC_NVS_LOOKUP_INDEX;
 	r->cfg.index_slots = slots ? r->slots : NULL;
 	r->cfg.index_slot_count = slots;
+	r->cfg.read_buf = r->read_buf;
+	r->cfg.read_buf_size = sizeof(r->read_buf);
 	return r;
 }
 
@@ -93,6 +96,15 @@ START_TEST(config_is_validated)
 	bad.index_slots = NULL;
 	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
 	bad = r->cfg;
+	bad.read_buf_size = 16; /* smaller than FC_NVS_BLOCK */
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
+	bad.read_buf_size = 96; /* not a power of two */
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
+	bad.read_buf = NULL;
+	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
+	bad = r->cfg;
 	bad.lookup = (enum fc_nvs_lookup)7;
 	ck_assert_int_eq(fc_nvs_mount(&r->fs, &bad), FC_EINVAL);
 	ck_assert_int_eq(fc_nvs_mount(NULL, &r->cfg), FC_EINVAL);
@@ -130,6 +142,38 @@ START_TEST(blank_mount_counts)
 	ck_assert_uint_eq(r->fs.data_wra, 0);
 	ck_assert_int_eq(fc_nvs_calc_free_space(&r->fs), 7 * (4096 - 16) - 8);
 	rig_free(r);
+}
+END_TEST
+
+/*
+ * The same blank mount through smaller read buffers: the write sector's
+ * window and the two erased-range checks take size-long pieces; without a
+ * buffer the window is one read per slot down to the first erased one, and
+ * the checks take Zephyr's 32-byte blocks.
+ */
+START_TEST(blank_mount_read_buffers)
+{
+	static const uint32_t sizes[] = { 32, 64, 128, 1024, 0 };
+	static const uint32_t reads[] = {
+		9 + 1 + 128 + 1 + 128, 9 + 1 + 64 + 1 + 64, 9 + 1 + 32 + 1 + 32,
+		9 + 1 + 4 + 1 + 4, 9 + 1 + 128 + 1 + 128,
+	};
+
+	for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+		struct rig *r = rig_new(4096, 8, 4, 256);
+
+		r->cfg.read_buf = sizes[k] ? r->read_buf : NULL;
+		r->cfg.read_buf_size = sizes[k];
+		if (sizes[k] > sizeof(r->read_buf))
+			r->cfg.read_buf = g_malloc(sizes[k]);
+		rig_mount(r);
+		ck_assert_uint_eq(r->cnt.reads, reads[k]);
+		ck_assert_uint_eq(r->fs.ate_wra, 0x0fe8);
+		ck_assert_int_eq(fc_nvs_calc_free_space(&r->fs), 7 * (4096 - 16) - 8);
+		if (sizes[k] > sizeof(r->read_buf))
+			g_free(r->cfg.read_buf);
+		rig_free(r);
+	}
 }
 END_TEST
 
@@ -302,21 +346,25 @@ static void rig_ate_cache(struct rig *r, uint32_t size)
  * Run the same workload with several GC wrap-arounds through the index, an
  * index too small for the ids, the ATE cache, and Zephyr's algorithms: all
  * must leave the same bytes on flash, read the same values and report the
- * same free space.
+ * same free space; so must smaller read buffers, or none.
  */
 START_TEST(lookup_modes_agree_through_gc)
 {
 	static const struct {
 		enum fc_nvs_lookup lookup;
-		uint32_t slots, ate_cache;
+		uint32_t slots, ate_cache, read_buf;
 	} modes[] = {
-		{ FC_NVS_LOOKUP_ZEPHYR, 32, 0 },
-		{ FC_NVS_LOOKUP_ZEPHYR, 0, 0 },
-		{ FC_NVS_LOOKUP_INDEX, 128, 0 },
-		{ FC_NVS_LOOKUP_INDEX, 16, 0 },
-		{ FC_NVS_LOOKUP_INDEX, 0, 0 },
-		{ FC_NVS_LOOKUP_INDEX, 128, 256 },
-		{ FC_NVS_LOOKUP_INDEX, 16, 32 },
+		{ FC_NVS_LOOKUP_ZEPHYR, 32, 0, FC_NVS_READ_BUF_SIZE },
+		{ FC_NVS_LOOKUP_ZEPHYR, 0, 0, FC_NVS_READ_BUF_SIZE },
+		{ FC_NVS_LOOKUP_INDEX, 128, 0, FC_NVS_READ_BUF_SIZE },
+		{ FC_NVS_LOOKUP_INDEX, 16, 0, FC_NVS_READ_BUF_SIZE },
+		{ FC_NVS_LOOKUP_INDEX, 0, 0, FC_NVS_READ_BUF_SIZE },
+		{ FC_NVS_LOOKUP_INDEX, 128, 256, FC_NVS_READ_BUF_SIZE },
+		{ FC_NVS_LOOKUP_INDEX, 16, 32, FC_NVS_READ_BUF_SIZE },
+		{ FC_NVS_LOOKUP_INDEX, 16, 0, 0 },
+		{ FC_NVS_LOOKUP_INDEX, 16, 0, FC_NVS_BLOCK },
+		{ FC_NVS_LOOKUP_INDEX, 128, 0, 0 },
+		{ FC_NVS_LOOKUP_ZEPHYR, 32, 0, 0 },
 	};
 	struct rig *rigs[G_N_ELEMENTS(modes)];
 	unsigned int gen[64] = { 0 };
@@ -326,6 +374,8 @@ START_TEST(lookup_modes_agree_through_gc)
 		rigs[m] = rig_new(1024, 4, 4, modes[m].slots);
 		rigs[m]->cfg.lookup = modes[m].lookup;
 		rig_ate_cache(rigs[m], modes[m].ate_cache);
+		rigs[m]->cfg.read_buf = modes[m].read_buf ? rigs[m]->read_buf : NULL;
+		rigs[m]->cfg.read_buf_size = modes[m].read_buf;
 		rig_mount(rigs[m]);
 	}
 	for (unsigned int op = 0; op < 600; op++) {
@@ -366,10 +416,15 @@ START_TEST(lookup_modes_agree_through_gc)
 	ck_assert_uint_eq(rigs[0]->cnt.erases, 12);
 	ck_assert_uint_eq(rigs[1]->cnt.erases, 12);
 	for (size_t m = 2; m < G_N_ELEMENTS(modes); m++)
-		ck_assert_uint_eq(rigs[m]->cnt.erases, 12 - 2);
+		ck_assert_uint_eq(rigs[m]->cnt.erases,
+				  modes[m].lookup == FC_NVS_LOOKUP_ZEPHYR ? 12 : 12 - 2);
 	/* the ATE cache only saves reads */
 	ck_assert_uint_lt(rigs[5]->cnt.reads, rigs[2]->cnt.reads);
 	ck_assert_uint_lt(rigs[6]->cnt.reads, rigs[3]->cnt.reads);
+	/* a smaller read buffer costs reads, none costs most */
+	ck_assert_uint_lt(rigs[3]->cnt.reads, rigs[8]->cnt.reads);
+	ck_assert_uint_lt(rigs[8]->cnt.reads, rigs[7]->cnt.reads);
+	ck_assert_uint_lt(rigs[2]->cnt.reads, rigs[9]->cnt.reads);
 	for (size_t m = 0; m < G_N_ELEMENTS(modes); m++)
 		rig_free(rigs[m]);
 }
@@ -697,6 +752,7 @@ int main(void)
 	tcase_add_test(tc, ate_codec_matches_zephyr);
 	tcase_add_test(tc, config_is_validated);
 	tcase_add_test(tc, blank_mount_counts);
+	tcase_add_test(tc, blank_mount_read_buffers);
 	tcase_add_test(tc, index_answers_without_reads);
 	tcase_add_test(tc, identical_write_writes_nothing);
 	tcase_add_test(tc, data_crc_detects_corruption);

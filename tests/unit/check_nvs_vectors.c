@@ -84,6 +84,7 @@ struct dev {
 	struct fc_ram_flash ram;
 	struct counting_flash cnt;
 	struct fc_cache_slot slots[1024];
+	uint8_t read_buf[4096];
 };
 
 static void dev_load(struct dev *d, const char *name, const struct expect *e)
@@ -101,13 +102,15 @@ static void dev_load(struct dev *d, const char *name, const struct expect *e)
 	g_free(rel);
 }
 
+/* read_buf: bytes of read buffer, 0 for none (slots read one by one). */
 static struct fc_nvs_config dev_config(struct dev *d, const struct expect *e,
-				       enum fc_nvs_lookup lookup, uint32_t slots)
+				       enum fc_nvs_lookup lookup, uint32_t slots, uint32_t read_buf)
 {
 	struct fc_nvs_config cfg = {
 		.flash = &d->cnt.dev, .offset = 0, .sector_size = e->sector_size,
 		.sector_count = (uint16_t)e->sectors, .data_crc = e->crc, .lookup = lookup,
 		.index_slots = slots ? d->slots : NULL, .index_slot_count = slots,
+		.read_buf = read_buf ? d->read_buf : NULL, .read_buf_size = read_buf,
 	};
 	return cfg;
 }
@@ -150,7 +153,8 @@ static void check_absent(struct fc_nvs *fs, const char *name, const struct expec
  * An FC_READONLY (and FC_NO_EMULATION) build on every vector, the power-cut
  * ones too: with no repairs it reads back exactly what Zephyr read after its
  * repairing mount, every other id is absent, and it never programs or
- * erases (the device is read-only: any attempt would also fail the mount).
+ * erases (the device is read-only: any attempt would also fail the mount);
+ * with any read buffer, or none.
  */
 START_TEST(vector_readonly)
 {
@@ -165,12 +169,19 @@ START_TEST(vector_readonly)
 	dev_load(d, name, &e);
 	ck_assert_int_eq(fc_rom_flash_init(&rom, &d->ram.dev.geo, d->mem), 0);
 	counting_flash_init(&d->cnt, &rom.dev);
-	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024);
-	ck_assert_int_eq(fc_nvs_mount(&fs, &cfg), 0);
-	check_entries(&fs, name, &e);
-	check_absent(&fs, name, &e);
+	for (uint32_t rb = 0; rb <= sizeof(d->read_buf); rb = rb ? rb * 8 : FC_NVS_BLOCK) {
+		cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024, rb);
+		ck_assert_int_eq(fc_nvs_mount(&fs, &cfg), 0);
+		check_entries(&fs, name, &e);
+		check_absent(&fs, name, &e);
+	}
 	ck_assert_uint_eq(d->cnt.progs, 0);
 	ck_assert_uint_eq(d->cnt.erases, 0);
+#ifdef FC_NO_ATE_CACHE
+	cfg.ate_cache = d->read_buf;
+	cfg.ate_cache_size = 64;
+	ck_assert_int_eq(fc_nvs_mount(&fs, &cfg), FC_EINVAL); /* built without one */
+#endif
 	g_array_free(e.entries, TRUE);
 	g_free(d->mem);
 	g_free(d);
@@ -214,7 +225,7 @@ START_TEST(vector_index)
 
 	parse_expect(name, &e);
 	dev_load(d, name, &e);
-	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024);
+	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024, FC_NVS_READ_BUF_SIZE);
 	ck_assert_int_eq(fc_nvs_mount(&fs, &cfg), 0);
 	check_mount_state(&fs, name, &e);
 	check_entries(&fs, name, &e);
@@ -228,17 +239,24 @@ START_TEST(vector_index)
 }
 END_TEST
 
-/* Zephyr's lookup cache and O(n^2) free space, and an index too small for every id. */
+/*
+ * Zephyr's lookup cache and O(n^2) free space, an index too small for every
+ * id, and read buffers of every size (none: slot by slot).
+ */
 START_TEST(vector_other_lookups)
 {
 	static const struct {
 		enum fc_nvs_lookup lookup;
-		uint32_t slots;
+		uint32_t slots, read_buf;
 	} modes[] = {
-		{ FC_NVS_LOOKUP_ZEPHYR, 128 },
-		{ FC_NVS_LOOKUP_ZEPHYR, 0 },
-		{ FC_NVS_LOOKUP_INDEX, 16 },
-		{ FC_NVS_LOOKUP_INDEX, 0 },
+		{ FC_NVS_LOOKUP_ZEPHYR, 128, FC_NVS_READ_BUF_SIZE },
+		{ FC_NVS_LOOKUP_ZEPHYR, 0, 0 },
+		{ FC_NVS_LOOKUP_INDEX, 16, 64 },
+		{ FC_NVS_LOOKUP_INDEX, 0, FC_NVS_READ_BUF_SIZE },
+		{ FC_NVS_LOOKUP_INDEX, 1024, 0 },
+		{ FC_NVS_LOOKUP_INDEX, 1024, FC_NVS_BLOCK },
+		{ FC_NVS_LOOKUP_INDEX, 16, 4096 },
+		{ FC_NVS_LOOKUP_INDEX, 0, 0 },
 	};
 	const char *name = g_ptr_array_index(images, _i);
 	struct expect e;
@@ -251,7 +269,7 @@ START_TEST(vector_other_lookups)
 		uint8_t buf[8];
 
 		dev_load(d, name, &e);
-		cfg = dev_config(d, &e, modes[m].lookup, modes[m].slots);
+		cfg = dev_config(d, &e, modes[m].lookup, modes[m].slots, modes[m].read_buf);
 		ck_assert_int_eq(fc_nvs_mount(&fs, &cfg), 0);
 		check_mount_state(&fs, name, &e);
 		check_entries(&fs, name, &e);
@@ -352,7 +370,7 @@ START_TEST(vector_walk)
 	/* a read-only device: the walk must not try to write */
 	ck_assert_int_eq(fc_rom_flash_init(&rom, &d->ram.dev.geo, d->mem), 0);
 	counting_flash_init(&d->cnt, &rom.dev);
-	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024);
+	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024, FC_NVS_READ_BUF_SIZE);
 	w.e = &e;
 	w.mem = d->mem;
 	w.sector_size = e.sector_size;
@@ -377,6 +395,17 @@ START_TEST(vector_walk)
 	ck_assert_uint_eq(wbits.ates, w.ates);
 	ck_assert_uint_eq(wbits.live, w.live);
 	ck_assert_uint_eq(wbits.sig, sig);
+	/* and without a read buffer, or with the smallest */
+	for (uint32_t rb = 0; rb <= FC_NVS_BLOCK; rb += FC_NVS_BLOCK) {
+		memset(&wbits, 0, sizeof(wbits));
+		wbits.e = &e;
+		wbits.mem = d->mem;
+		wbits.sector_size = e.sector_size;
+		cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024, rb);
+		ck_assert_int_eq(fc_nvs_walk(&cfg, &ops, &wbits), 0);
+		ck_assert_uint_eq(wbits.sig, sig);
+	}
+	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024, FC_NVS_READ_BUF_SIZE);
 	g_free(ops.slot_bits);
 	ops.slot_bits = NULL;
 	ops.slot_bits_words = 0;
@@ -388,7 +417,7 @@ START_TEST(vector_walk)
 	w.stop_after = 3;
 	ck_assert_int_eq(fc_nvs_walk(&cfg, &ops, &w), 42);
 	/* too few scratch slots for the ids present */
-	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 4);
+	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 4, FC_NVS_READ_BUF_SIZE);
 	ck_assert_int_eq(fc_nvs_walk(&cfg, &ops, &w), FC_ENOMEM);
 	g_free(orig);
 	g_array_free(e.entries, TRUE);

@@ -76,6 +76,7 @@ struct part {
 	bool data_crc;
 	uint32_t ate_cache_size;
 	uint8_t ate_cache[256];
+	uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 };
 
 static void part_mount(struct part *p)
@@ -85,6 +86,7 @@ static void part_mount(struct part *p)
 		.sector_count = (uint16_t)p->sectors, .data_crc = p->data_crc,
 		.lookup = FC_NVS_LOOKUP_INDEX, .index_slots = p->slots, .index_slot_count = SLOTS,
 		.ate_cache = p->ate_cache, .ate_cache_size = p->ate_cache_size,
+		.read_buf = p->read_buf, .read_buf_size = sizeof(p->read_buf),
 	};
 
 	ck_assert_int_eq(fc_nvs_mount(&p->fs, &cfg), 0);

@@ -182,6 +182,8 @@ int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
 	rig->ate_cache = ate_cache ? g_new(uint8_t, ate_cache) : NULL;
 	cfg.ate_cache = rig->ate_cache;
 	cfg.ate_cache_size = (uint32_t)ate_cache;
+	cfg.read_buf = rig->read_buf;
+	cfg.read_buf_size = sizeof(rig->read_buf);
 	rc = fc_nvs_mount(&rig->fs, &cfg);
 	if (rc == FC_EINVAL && !rig->why)
 		rig->why = g_strdup("the NVS engine refused the configuration (a rule bench_check "

@@ -44,6 +44,7 @@ struct bench_rig {
 	struct fc_nvs fs;
 	struct fc_cache_slot *index;
 	uint8_t *ate_cache;       /* NVS ATE read cache */
+	uint8_t read_buf[FC_NVS_READ_BUF_SIZE]; /* NVS scans read through it */
 	struct fc_settings set;
 	uint16_t *names;          /* settings name cache */
 

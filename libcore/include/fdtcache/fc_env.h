@@ -15,6 +15,21 @@
  * the library's own state, not part of the API: their names, types and
  * meaning may change in any release; a change of a public struct's size or
  * layout is an ABI change, bumped by the rule in configure.ac.
+ *
+ * Compile-time knobs (define them for every libcore file; none changes a
+ * public struct). The default build has everything.
+ *   FC_READONLY       nvs and settings without write, delete, GC or the
+ *                     mount's and load's repairs (reads see what Zephyr
+ *                     reads after its repairing mount)
+ *   FC_NO_EMULATION   nvs without its Zephyr comparison mode
+ *                     (FC_NVS_LOOKUP_ZEPHYR is refused)
+ *   FC_NO_ATE_CACHE   nvs without the optional ATE cache (cfg.ate_cache is
+ *                     refused), up to 360 bytes less code
+ *   FC_CRC8_NIBBLE    crc8 from a 16-byte table instead of a 256-byte one:
+ *                     224 bytes less, two table steps a byte
+ * Memory the caller gives at run time (nvs: index slots, the ATE cache and
+ * the read buffer, FC_NVS_READ_BUF_SIZE bytes for the documented read
+ * counts) is described with each config struct.
  */
 #ifndef FDTCACHE_FC_ENV_H
 #define FDTCACHE_FC_ENV_H

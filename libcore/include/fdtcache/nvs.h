@@ -110,10 +110,24 @@ struct fc_nvs_config {
 	 * areas (ate_cache_size / WAYS bytes each, least recently used one
 	 * refilled), so ATE reads of lookups that land near each other (a
 	 * settings name and its value, the next name) cost no flash read. Kept
-	 * equal to flash by every program and erase. INDEX mode only. */
+	 * equal to flash by every program and erase. INDEX mode only; none in
+	 * an FC_NO_ATE_CACHE build. */
 	uint8_t *ate_cache;      /* may be NULL when ate_cache_size is 0 */
 	uint32_t ate_cache_size; /* 0 (off) or a power of two >= WAYS ATE slots */
+	/* Optional caller memory through which mount, GC and walks scan ATE
+	 * areas (aligned windows of read_buf_size bytes, one read each) and
+	 * check erased ranges, so the engine keeps no such buffer on the
+	 * stack. FC_NVS_READ_BUF_SIZE bytes give the read counts this
+	 * library documents; a smaller buffer more, shorter reads. NULL (size
+	 * 0): ATE slots are read one at a time and erased ranges in
+	 * FC_NVS_BLOCK pieces, as Zephyr reads them. Zephyr mode reads slot
+	 * by slot either way. */
+	uint8_t *read_buf;      /* may be NULL when read_buf_size is 0 */
+	uint32_t read_buf_size; /* 0 or a power of two >= FC_NVS_BLOCK */
 };
+
+#define FC_NVS_READ_BUF_SIZE 256u /* the read buffer of the documented read counts */
+#define FC_NVS_BLOCK 32u          /* Zephyr's NVS_BLOCK_SIZE, the smallest read buffer */
 
 #define FC_NVS_ATE_CACHE_WAYS 2
 
@@ -137,6 +151,7 @@ struct fc_nvs {
 	uint32_t ate_cache_addr[FC_NVS_ATE_CACHE_WAYS]; /* address of each window */
 	uint32_t ate_cache_len[FC_NVS_ATE_CACHE_WAYS];  /* bytes valid there, 0 = empty */
 	uint32_t ate_cache_lru;                         /* way to refill next */
+	uint32_t win_addr, win_len; /* what cfg.read_buf holds; win_len 0: nothing */
 };
 
 /*
@@ -146,8 +161,8 @@ struct fc_nvs {
  * reads return what they return after a repairing mount.
  *
  * *cfg is copied into fs; the memory it points to (the device, the index
- * slots, the ATE cache) is used until the fs is no longer used, and the
- * caller must not touch the slots or the cache meanwhile. fs may be
+ * slots, the ATE cache, the read buffer) is used until the fs is no longer
+ * used, and the caller must not touch the slots or the caches meanwhile. fs may be
  * mounted again at any time (after an error, to drop its RAM state).
  *
  * returns:
@@ -157,7 +172,9 @@ struct fc_nvs {
  *		ATE slot or outside 6 slots..65536, fewer than 2 sectors,
  *		partition not erase-aligned or past the device, slot count not 0
  *		or a power of two, ATE cache size not 0 or a power of two holding
- *		FC_NVS_ATE_CACHE_WAYS ATE slots, an unknown lookup (or
+ *		FC_NVS_ATE_CACHE_WAYS ATE slots (not 0 in an FC_NO_ATE_CACHE
+ *		build), read buffer size not 0 or a power of two >= FC_NVS_BLOCK
+ *		(or no read buffer with a size), an unknown lookup (or
  *		FC_NVS_LOOKUP_ZEPHYR in an FC_NO_EMULATION build)
  *	FC_ECORRUPT, the partition cannot be made sense of (every sector
  *		closed, an endless ATE chain)
@@ -368,7 +385,7 @@ struct fc_nvs_walk_ops {
  * but nothing is recovered. A sector's info comes after its ATEs, which its
  * counts are made of. cfg->index_slots are used as scratch to tell live
  * from stale and need at least as many slots as ids present;
- * ops->slot_bits too, when given. A slot whose crc8 fails is TORN when its
+ * ops->slot_bits and cfg->read_buf too, when given. A slot whose crc8 fails is TORN when its
  * crc byte is still erased (the write stopped early), else CRC_BAD. The
  * info structs passed to the callbacks live only during the call.
  *
