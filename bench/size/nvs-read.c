@@ -10,6 +10,7 @@ int main(void)
 {
 	static struct fc_rom_flash rom;
 	static struct fc_nvs fs;
+	static uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 	static struct fc_cache_slot slots[1024];
 	const struct fc_flash_geometry geo = { 8 * 4096, 4096, 4, 0xff };
 	uint8_t value[4];
@@ -18,7 +19,8 @@ int main(void)
 		return 1;
 	const struct fc_nvs_config cfg = { .flash = &rom.dev, .sector_size = 4096,
 					   .sector_count = 8, .index_slots = slots,
-					   .index_slot_count = 1024 };
+					   .index_slot_count = 1024,
+					   .read_buf = read_buf, .read_buf_size = sizeof(read_buf) };
 	if (fc_nvs_mount(&fs, &cfg) < 0)
 		return 1;
 	return fc_nvs_read(&fs, 0xc001, value, sizeof(value)) == 4 ? 0 : 1;

@@ -19,6 +19,7 @@ int main(void)
 	static struct fc_ram_flash ram;
 	static struct fc_nvs fs;
 	static struct fc_settings s;
+	static uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 	static struct fc_cache_slot slots[16];
 	static uint8_t ate_cache[64];
 	static uint16_t names[16];
@@ -31,7 +32,8 @@ int main(void)
 	const struct fc_nvs_config cfg = { .flash = &ram.dev, .sector_size = 1024,
 					   .sector_count = 3, .index_slots = slots,
 					   .index_slot_count = 16, .ate_cache = ate_cache,
-					   .ate_cache_size = sizeof(ate_cache) };
+					   .ate_cache_size = sizeof(ate_cache),
+					   .read_buf = read_buf, .read_buf_size = sizeof(read_buf) };
 	const struct fc_settings_config scfg = { .fs = &fs, .cache = names, .cache_len = 16 };
 	sum += nvs_calls(&fs, &cfg, v, sizeof(v));
 	sum += fc_settings_init(&s, &scfg);

@@ -12,6 +12,7 @@ int main(void)
 	static struct fc_rom_flash rom;
 	static struct fc_nvs fs;
 	static struct fc_settings s;
+	static uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 	static struct fc_cache_slot slots[1024];
 	static uint16_t names[256];
 	const struct fc_flash_geometry geo = { 8 * 4096, 4096, 4, 0xff };
@@ -21,7 +22,8 @@ int main(void)
 		return 1;
 	const struct fc_nvs_config cfg = { .flash = &rom.dev, .sector_size = 4096,
 					   .sector_count = 8, .index_slots = slots,
-					   .index_slot_count = 1024 };
+					   .index_slot_count = 1024,
+					   .read_buf = read_buf, .read_buf_size = sizeof(read_buf) };
 	const struct fc_settings_config scfg = { .fs = &fs, .cache = names, .cache_len = 256 };
 	if (fc_nvs_mount(&fs, &cfg) < 0 || fc_settings_init(&s, &scfg) < 0 ||
 	    fc_settings_load(&s, value, sizeof(value), NULL, NULL) < 0)
