@@ -12,7 +12,8 @@
  * a torn delete in a sector's last slot leaves the sector full; an erase a
  * cut left unfinished in the sector after the write sector is done again
  * (and with two sectors it does not make the remnant the write sector); a
- * torn close ATE is completed block by block instead of programmed again.
+ * torn close ATE is never programmed again: the sector counts as closed
+ * and the engine moves on.
  */
 #include "zms_int.h"
 #include "fdtcache/crc.h"
@@ -69,6 +70,7 @@ static int setup(struct fc_zms *fs, const struct fc_zms_config *cfg)
 	fs->ate_size = FC_ALIGN_UP(FC_ZMS_ATE_BYTES, cfg->flash->geo.write_size);
 	fs->inline_max = cfg->id64 ? 4 : 8;
 	fs->ate_cache_len = 0;
+	fs->torn_sector = ZMS_NO_ADDR;
 	if (zephyr_mode(fs))
 		zms_zcache_fill_(fs, ZMS_NO_ADDR);
 	else
@@ -122,6 +124,8 @@ int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s)
 		zms_zcache_drop_sector_(fs, s);
 	else
 		zms_index_drop_sector_(fs, s);
+	if (s == fs->torn_sector)
+		fs->torn_sector = ZMS_NO_ADDR;
 	return rc ? rc : add_empty(fs, s);
 }
 
@@ -180,31 +184,55 @@ static int ends_in_gc_done(struct fc_zms *fs, uint32_t s)
 	return zms_valid_(&a, cycle) && zms_gc_done_valid_(fs, &a);
 }
 
+/* 1 when sector s's close slot holds a torn close ATE. */
+static int torn_close_at(struct fc_zms *fs, uint32_t s)
+{
+	struct zate empty, close;
+	int rc = zms_header_(fs, s, &empty, &close);
+
+	return rc ? rc : zms_close_torn_(fs, s, &close);
+}
+
 /*
  * With no sector closed, Zephyr takes the last sector when its first entry
- * slot holds a valid ATE. When sector 0's does too, a cut erase left the
- * one that was collected (two sectors: the GC copies everything into the
- * other, then erases it): sector 0 is the write sector when it ends in the
- * GC's gc_done and the last sector does not.
+ * slot holds a valid ATE. When sector 0's does too (or it has a torn close
+ * ATE, as a first sector whose first slot stays empty can), a cut left two
+ * sectors that both look in use (two sectors: a GC copies everything into
+ * the other one, then erases the one collected). The write sector is the
+ * one that ends in the GC's gc_done (the erase after it was cut); else the
+ * one with a torn close ATE (the GC after that close was cut: its copies
+ * are in the other). Else Zephyr's rule.
  */
 static int last_is_write_sector(struct fc_zms *fs, uint32_t last)
 {
 	struct zate first;
 	uint8_t cycle;
-	int rc = zms_ate_read_(fs, zaddr(fs, last, top_slot(fs)), &first);
+	int rc = zms_ate_read_(fs, zaddr(fs, last, top_slot(fs)), &first), g0, gl;
 
 	if (rc || !zms_valid_(&first, fs->sector_cycle))
 		return rc;
 	rc = zms_cycle_or_zero_(fs, 0, &cycle);
 	if (!rc)
 		rc = zms_ate_read_(fs, zaddr(fs, 0, top_slot(fs)), &first);
-	if (rc || !zms_valid_(&first, cycle))
-		return rc ? rc : 1;
-	rc = ends_in_gc_done(fs, 0);
-	if (rc <= 0)
-		return rc < 0 ? rc : 1;
-	rc = ends_in_gc_done(fs, last);
-	return rc < 0 ? rc : rc == 1;
+	if (rc)
+		return rc;
+	if (!zms_valid_(&first, cycle)) {
+		/* sector 0 is in use with a valid first slot or a torn close */
+		rc = torn_close_at(fs, 0);
+		if (rc <= 0)
+			return rc < 0 ? rc : 1;
+	}
+	g0 = ends_in_gc_done(fs, 0);
+	gl = ends_in_gc_done(fs, last);
+	if (g0 < 0 || gl < 0)
+		return g0 < 0 ? g0 : gl;
+	if (g0 != gl)
+		return gl;
+	g0 = torn_close_at(fs, 0);
+	gl = torn_close_at(fs, last);
+	if (g0 < 0 || gl < 0)
+		return g0 < 0 ? g0 : gl;
+	return g0 != gl ? gl : 1;
 }
 
 /*
@@ -221,14 +249,11 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 
 	for (i = 0; i < n; i++) {
 		cur = i;
-		rc = zms_header_(fs, i, &empty, &close);
-		if (rc)
+		rc = zms_closed_(fs, i, &empty, &close);
+		if (rc < 0)
 			return rc;
 		fs->sector_cycle = empty.cycle;
-		if (meta_format(&empty) != zms_format_(fs))
-			continue;
-		if (!zms_empty_valid_(fs, &empty) || !zms_close_valid_(fs, &close) ||
-		    empty.cycle != close.cycle)
+		if (meta_format(&empty) != zms_format_(fs) || !rc)
 			continue;
 		closed++;
 		rc = check_magic(&empty, &magic);
@@ -411,13 +436,16 @@ static int recover_gc(struct fc_zms *fs)
 }
 
 /*
- * A close ATE cut while being written leaves the write sector open with a
- * dirty close slot: close it now, with the same close ATE, so the cut
- * one is completed rather than programmed over later with another.
+ * A close ATE cut while being written leaves the write sector full and
+ * open, with a dirty close slot. Zephyr programs the close ATE there again
+ * (over bytes that are not erased); here it is never programmed: the
+ * sector counts as closed with its torn close ATE (zms_closed_) and the
+ * engine moves on to the next sector and its GC, whose gc_done ATE tells
+ * later mounts that the torn sector was closed.
  */
-static int finish_torn_close(struct fc_zms *fs)
+static int move_past_torn_close(struct fc_zms *fs)
 {
-	uint32_t ws = zsect(fs, fs->ate_wra), end;
+	uint32_t ws = zsect(fs, fs->ate_wra), nx = znext(fs, ws), end;
 	int rc;
 
 	if (fs->cfg.no_erase)
@@ -425,7 +453,10 @@ static int finish_torn_close(struct fc_zms *fs)
 	rc = zms_dirty_end_(fs, zaddr(fs, ws, close_slot(fs)), fs->ate_size, &end);
 	if (rc || end == close_slot(fs))
 		return rc;
-	rc = zms_sector_close_(fs);
+	fs->torn_sector = ws;
+	fs->ate_wra = zaddr(fs, nx, top_slot(fs));
+	fs->data_wra = zaddr(fs, nx, 0);
+	rc = zms_cycle_or_zero_(fs, nx, &fs->sector_cycle);
 	return rc ? rc : zms_gc_(fs);
 }
 
@@ -442,7 +473,7 @@ int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
 	if (!rc && zephyr_mode(fs))
 		rc = build_lookup(fs);
 	if (!rc)
-		rc = finish_torn_close(fs);
+		rc = move_past_torn_close(fs);
 	fs->mounted = rc == 0;
 	return rc;
 }

@@ -111,43 +111,6 @@ int zms_gc_(struct fc_zms *fs)
 }
 
 /*
- * Program the close ATE. A slot a cut left partly written (found at
- * mount) gets only its still-erased write blocks; blocks already holding
- * the close ATE's bytes are not programmed again.
- */
-static int close_program(struct fc_zms *fs, const uint8_t *b)
-{
-	uint8_t want[FC_ZMS_BLOCK], have[FC_ZMS_BLOCK];
-	uint32_t at = fs->ate_wra, wbs = zwbs(fs), end;
-	int rc;
-
-	if (fs->cfg.no_erase)
-		return zms_ate_program_(fs, b);
-	rc = zms_dirty_end_(fs, at, fs->ate_size, &end);
-	if (!rc && end == zoffs(fs, at))
-		return zms_ate_program_(fs, b);
-	if (!rc)
-		rc = zms_flash_rd_(fs, at, have, fs->ate_size);
-	if (rc)
-		return rc;
-	FC_MEMSET(want, zerase_value(fs), sizeof(want));
-	FC_MEMCPY(want, b, FC_ZMS_ATE_BYTES);
-	for (uint32_t k = 0; k < fs->ate_size; k += wbs) {
-		bool erased = true;
-
-		for (uint32_t i = 0; i < wbs; i++)
-			erased &= have[k + i] == zerase_value(fs);
-		if (!erased && !FC_MEMCMP(have + k, want + k, wbs))
-			continue;
-		rc = zms_flash_wr_(fs, at + k, want + k, wbs);
-		if (rc)
-			return rc;
-	}
-	fs->ate_wra -= fs->ate_size;
-	return 0;
-}
-
-/*
  * Close the write sector: fill its unused slots with erase-value ATEs (so
  * stale ATEs of an RRAM sector cannot come back to life), write the close
  * ATE and move to the next sector.
@@ -168,7 +131,7 @@ int zms_sector_close_(struct fc_zms *fs)
 			return rc;
 	}
 	fs->ate_wra = zaddr(fs, ws, close_slot(fs));
-	rc = close_program(fs, b);
+	rc = zms_ate_program_(fs, b);
 	if (rc)
 		return rc;
 	fs->ate_wra = zaddr(fs, nx, top_slot(fs));

@@ -118,6 +118,7 @@ bool zms_gc_done_valid_(const struct fc_zms *fs, const struct zate *a);
 uint8_t zms_format_(const struct fc_zms *fs);
 int zms_header_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close);
 int zms_closed_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close);
+int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *close);
 int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle);
 int zms_cycle_or_zero_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle);
 int zms_cycle_at_(const struct fc_zms *fs, uint32_t addr, uint32_t *last_sector, uint8_t *cycle);

@@ -314,15 +314,102 @@ int zms_header_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct 
 	return rc ? rc : zms_ate_read_(fs, zaddr(fs, s, empty_slot(fs)), empty);
 }
 
-/* 1 when sector s is closed (valid empty and close ATEs of one cycle), 0 if not. */
+/* 1 when the close slot of s holds bytes but no valid close ATE (a cut close). */
+int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *close)
+{
+	uint32_t at = zaddr(fs, s, close_slot(fs)), end;
+	int rc;
+
+	if (fs->cfg.no_erase || zms_close_valid_(fs, close))
+		return 0;
+	if (!close->erased)
+		return 1;
+	if (fs->ate_size == FC_ZMS_ATE_BYTES)
+		return 0;
+	rc = zms_dirty_end_(fs, at + FC_ZMS_ATE_BYTES, fs->ate_size - FC_ZMS_ATE_BYTES, &end);
+	return rc ? rc : end != zoffs(fs, at) + FC_ZMS_ATE_BYTES;
+}
+
+/*
+ * The valid ATEs of cycle in sector s, as the mount's scan finds them (from
+ * the top down to the end of the values written before them): *last gets
+ * the lowest one's offset (top_slot when none); returns 1 when a gc_done
+ * ATE is among them.
+ */
+static int scan_valid(const struct fc_zms *fs, uint32_t s, uint8_t cycle, uint32_t *last)
+{
+	uint32_t data_end = 0;
+	int gc_done = 0;
+	struct zate a;
+
+	*last = top_slot(fs);
+	for (uint32_t o = top_slot(fs); o > data_end; o -= fs->ate_size) {
+		int rc = zms_ate_read_(fs, zaddr(fs, s, o), &a);
+		uint64_t end = (uint64_t)a.offset + zal(fs, a.len);
+
+		if (rc)
+			return rc;
+		if (!zms_valid_(&a, cycle) || (a.len > fs->inline_max && end > o))
+			continue;
+		if (a.len > fs->inline_max)
+			data_end = (uint32_t)end;
+		gc_done |= zms_gc_done_valid_(fs, &a);
+		*last = o;
+	}
+	return gc_done;
+}
+
+/*
+ * A sector whose close ATE a cut left torn counts as closed once the next
+ * sector holds a gc_done ATE (the GC that follows a close ended), or while
+ * it is fs->torn_sector (the mount that found the cut moved on from it):
+ * the close ATE is never programmed again. Its last ATE is found by a scan.
+ */
+static int torn_closed(const struct fc_zms *fs, uint32_t s, const struct zate *empty,
+		       struct zate *close)
+{
+	uint32_t last, nx = znext(fs, s);
+	uint8_t cycle;
+	int rc;
+
+	if (!zms_empty_valid_(fs, empty))
+		return 0;
+	rc = zms_close_torn_(fs, s, close);
+	if (rc <= 0)
+		return rc;
+	if (s != fs->torn_sector) {
+		rc = zms_sector_cycle_(fs, nx, &cycle);
+		if (rc)
+			return rc == FC_ENOENT ? 0 : rc;
+		rc = scan_valid(fs, nx, cycle, &last);
+		if (rc <= 0)
+			return rc;
+	}
+	rc = scan_valid(fs, s, empty->cycle, &last);
+	if (rc < 0)
+		return rc;
+	close->cycle = empty->cycle;
+	close->len = 0;
+	close->id = zhead_id(fs);
+	close->offset = last;
+	close->crc_ok = true;
+	return 1;
+}
+
+/*
+ * 1 when sector s is closed (valid empty and close ATEs of one cycle, or a
+ * torn close ATE as torn_closed() allows), 0 if not.
+ */
 int zms_closed_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close)
 {
 	int rc = zms_header_(fs, s, empty, close);
 
 	if (rc)
 		return rc;
-	return zms_empty_valid_(fs, empty) && zms_close_valid_(fs, close) &&
-	       empty->cycle == close->cycle;
+	if (zms_empty_valid_(fs, empty) && zms_close_valid_(fs, close) &&
+	    empty->cycle == close->cycle)
+		return 1;
+	return torn_closed(fs, s, empty, close);
 }
 
 /* The cycle of sector s's empty ATE; FC_ENOENT when it has none. */

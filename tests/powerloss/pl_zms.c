@@ -5,80 +5,21 @@
  * repairs the list). A value longer than ZMS allows in the case's sector is
  * refused like a full partition: nothing is written.
  *
- * The engines program through a guard that refuses (FC_ENOTERASED) any
- * program over bytes that are not erased, with one exception it counts and
- * prints: a close ATE a cut left with a partly programmed write block
- * (the bit-level modes), which ZMS's format can only complete by
- * programming that block again (Zephyr reads a sector as closed only with
- * a valid close ATE). The simulator ANDs for that one case.
+ * The engines program through the simulator, which refuses (FC_ENOTERASED)
+ * any program over bytes that are not erased: recovery never programs a
+ * write block twice.
  */
 #include "pl_random.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-static struct {
-	struct fc_flash dev;
-	struct pl_rig *r;
-	unsigned long close_completions;
-	bool reported;
-} guard;
-
-static void report_completions(void)
-{
-	printf("pl_random: zms: %lu close ATEs completed over a partly programmed write block "
-	       "(no other program over bytes that were not erased)\n", guard.close_completions);
-}
-
-static int guard_read(void *ctx, uint32_t off, void *buf, uint32_t len)
-{
-	return fc_flash_read(&((struct pl_rig *)ctx)->sim.dev, off, buf, len);
-}
-
-static int guard_erase(void *ctx, uint32_t off, uint32_t len)
-{
-	return fc_flash_erase(&((struct pl_rig *)ctx)->sim.dev, off, len);
-}
-
-static int guard_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
-{
-	struct pl_rig *r = ctx;
-	uint32_t ate = FC_ALIGN_UP(16u, r->c->wbs), in = off % r->c->sector_size;
-	bool erased = true;
-
-	for (uint32_t i = 0; i < len; i++)
-		erased &= r->mem[off + i] == r->c->erase_value;
-	if (!erased) {
-		if (in < r->c->sector_size - 2 * ate || in >= r->c->sector_size - ate)
-			return FC_ENOTERASED;
-		guard.close_completions++;
-	}
-	return fc_flash_prog(&r->sim.dev, off, buf, len);
-}
-
-static const struct fc_flash *guarded(struct pl_rig *r)
-{
-	if (!guard.reported) {
-		guard.reported = true;
-		atexit(report_completions);
-	}
-	r->sim.cfg.flags |= FC_FLASH_SIM_AND;
-	guard.r = r;
-	guard.dev.geo = r->sim.dev.geo;
-	guard.dev.read = guard_read;
-	guard.dev.prog = guard_prog;
-	guard.dev.erase = guard_erase;
-	guard.dev.ctx = r;
-	return &guard.dev;
-}
 
 static int zms_mount(struct pl_rig *r)
 {
 	const struct pl_case *c = r->c;
 	bool index = (c->lookup == FC_NVS_LOOKUP_INDEX) != r->other_lookup;
 	struct fc_zms_config cfg = {
-		.flash = guarded(r), .sector_size = c->sector_size, .sector_count = c->sectors,
+		.flash = &r->sim.dev, .sector_size = c->sector_size, .sector_count = c->sectors,
 		.data_crc = c->data_crc,
 		.lookup = index ? FC_ZMS_LOOKUP_INDEX : FC_ZMS_LOOKUP_ZEPHYR,
 		.index_slots = r->zslots, .index_slot_count = c->slots,

@@ -11,9 +11,10 @@
  *
  * All state lives in the caller's struct fc_zms; the id index lives in
  * caller slots. Differences from Zephyr, on purpose: mount never lets the
- * next value be programmed over bytes a power cut left half-written, a torn
- * close ATE is completed without programming a byte twice, and with the
- * index covering the ids, lookups, misses and free space read no flash.
+ * next value be programmed over bytes a power cut left half-written, no
+ * write block is programmed twice (a torn close ATE stays as it is and its
+ * sector counts as closed), and with the index covering the ids, lookups,
+ * misses and free space read no flash.
  *
  * Addresses are (sector << fs->addr_shift) | offset within the sector.
  */
@@ -91,6 +92,7 @@ struct fc_zms {
 	bool index_refused;    /* an id found no slot: misses walk, free space counts */
 	uint32_t ate_cache_addr; /* address of the cached window */
 	uint32_t ate_cache_len;  /* bytes valid there, 0 = empty */
+	uint32_t torn_sector;    /* left with a torn close ATE by this mount, or UINT32_MAX */
 };
 
 /*
