@@ -200,7 +200,7 @@ static gboolean is_devlink_prop(const char *name, struct ph_ref_rule rule)
 		"assigned-clocks", "assigned-clock-parents", "cooling-device", "gpio-ranges",
 		"sound-dai", "mux-controls", "sram", "nvmem", "cpu", "phy-handle",
 		"memory-region", "cpu-idle-states", "operating-points-v2", "thermal-sensors",
-		"interrupt-map", "msi-map", "interrupts-extended",
+		"interrupt-map", "msi-map", "interrupts-extended", "dmas",
 	};
 
 	if (rule.kind == PH_REF_NONE || rule.guessed)
@@ -234,9 +234,14 @@ static void probe_prop(struct ph_gen *g, guint node, const char *name, struct ph
 {
 	g_autofree char *why = g_strdup_printf("%s probe", name);
 
-	if (!r->ph->len)
+	/*
+	 * interrupt-map is only scanned by interrupt parses (imap_scan); DMA
+	 * channels are requested when a transfer needs one, which the captured
+	 * boots never do (no lookup of a DMA controller on sabrelite or raspi3b).
+	 */
+	if (!r->ph->len || rule.kind == PH_REF_IMAP || !strcmp(name, "dmas"))
 		return;
-	if (!strncmp(name, "pinctrl-", 8) || rule.kind == PH_REF_IMAP || rule.kind == PH_REF_IDMAP) {
+	if (!strncmp(name, "pinctrl-", 8) || rule.kind == PH_REF_IDMAP) {
 		walk_to(g, node, r, r->ph->len - 1, why); /* each phandle once */
 	} else if (rule.kind == PH_REF_SINGLE) {
 		walk_to(g, node, r, 0, why);
