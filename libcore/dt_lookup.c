@@ -473,13 +473,10 @@ int fc_dt_cells(struct fc_dt_lookups *lk, int offset, const char *name)
 
 int fc_dt_cells_name(struct fc_dt_lookups *lk, const char *name)
 {
-	uint32_t len;
-
 	if (!lk || !name || !name[0])
 		return FC_EINVAL;
-	len = dt_str_len_(name, UINT32_MAX);
 	for (uint32_t id = 0; id < lk->ncell_names; id++)
-		if (FC_MEMCMP(lk->cell_names[id], name, len + 1) == 0)
+		if (FC_STRCMP(lk->cell_names[id], name) == 0)
 			return (int)id;
 	if (lk->ncell_names == FC_DT_CELL_NAMES)
 		return FC_ENOSPC;
