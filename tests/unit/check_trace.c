@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "check_util.h"
+#include "check_trace_util.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -10,12 +11,6 @@
 #include "phandle/ph_trace.h"
 #include "phandle/ph_tree.h"
 #include "fdtcache/dt.h"
-
-static gboolean parse(struct ph_trace *t, const char *text, GError **error)
-{
-	ph_trace_init(t);
-	return ph_trace_parse(t, "t.trace", text, strlen(text), error);
-}
 
 static guint32 at(const struct ph_trace *t, guint i)
 {
@@ -41,7 +36,7 @@ START_TEST(parse_values_comments_core_init)
 	struct ph_trace t;
 	GError *error = NULL;
 
-	ck_assert(parse(&t, "# a boot\n0x3c\n\n  12  # decimal\n0X1f\r\n@core_init\n7", &error));
+	ck_assert(trace_parse(&t, "# a boot\n0x3c\n\n  12  # decimal\n0X1f\r\n@core_init\n7", &error));
 	ck_assert_uint_eq(t.phandles->len, 4);
 	ck_assert_uint_eq(at(&t, 0), 0x3c);
 	ck_assert_uint_eq(at(&t, 1), 12);
@@ -50,7 +45,7 @@ START_TEST(parse_values_comments_core_init)
 	ck_assert_uint_eq(t.core_init_at, 3);
 	ph_trace_clear(&t);
 	/* without the marker, core init comes before the first lookup */
-	ck_assert(parse(&t, "5\n6\n", &error));
+	ck_assert(trace_parse(&t, "5\n6\n", &error));
 	ck_assert_uint_eq(t.core_init_at, 0);
 	ph_trace_clear(&t);
 }
@@ -71,7 +66,7 @@ START_TEST(parse_markers_header_and_forms)
 		"\t@user  \n"
 		"7\n";
 
-	ck_assert(parse(&t, text, &error));
+	ck_assert(trace_parse(&t, text, &error));
 	ck_assert_uint_eq(t.phandles->len, 4);
 	ck_assert_uint_eq(at(&t, 1), 0x3d);
 	ck_assert_uint_eq(at(&t, 2), 0xffffffffu);
@@ -84,7 +79,7 @@ START_TEST(parse_markers_header_and_forms)
 	ck_assert_uint_eq(g_array_index(t.lines, guint, 3), 8);
 	ph_trace_clear(&t);
 	/* without @user every lookup is a boot lookup; a header after a lookup is a comment */
-	ck_assert(parse(&t, "5\n# dtb: x.dtb sha256 "
+	ck_assert(trace_parse(&t, "5\n# dtb: x.dtb sha256 "
 			    "6098f71baea5daa1634d4368617149fe040141c083a06b8d19f6502711542144\n6\n",
 			&error));
 	ck_assert(!t.has_user);
@@ -92,27 +87,13 @@ START_TEST(parse_markers_header_and_forms)
 	ck_assert_ptr_null(t.dtb_name);
 	ph_trace_clear(&t);
 	/* an empty trace parses, and is refused by ph_trace_require_lookups */
-	ck_assert(parse(&t, "# nothing\n\n", &error));
+	ck_assert(trace_parse(&t, "# nothing\n\n", &error));
 	ck_assert(!ph_trace_require_lookups(&t, "e.trace", &error));
 	ck_assert_str_eq(error->message, "e.trace:2: no lookup in the trace");
 	g_clear_error(&error);
 	ph_trace_clear(&t);
 }
 END_TEST
-
-static void assert_parse_error(const char *text, gsize len, const char *message)
-{
-	struct ph_trace t;
-	GError *error = NULL;
-
-	ph_trace_init(&t);
-	ck_assert(!ph_trace_parse(&t, "t.trace", text, len, &error));
-	ck_assert_str_eq(error->message, message);
-	g_error_free(error);
-	ph_trace_clear(&t);
-}
-
-#define BAD(text, message) assert_parse_error(text, sizeof(text) - 1, message)
 
 START_TEST(parse_errors_name_file_and_line)
 {

@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Typed trace lookups (path, alias, parent, cells): parsing, order, errors. */
 #include "check_util.h"
+#include "check_trace_util.h"
 
 #include <glib.h>
 #include <string.h>
 
 #include "phandle/ph_trace.h"
-
-static gboolean parse(struct ph_trace *t, const char *text, GError **error)
-{
-	ph_trace_init(t);
-	return ph_trace_parse(t, "t.trace", text, strlen(text), error);
-}
 
 static void assert_typed(const struct ph_trace *t, guint i, enum ph_kind kind, guint at,
 			 guint line, const char *arg, const char *cells)
@@ -45,7 +40,7 @@ START_TEST(parse_mixed_keeps_order)
 		"cells /soc/i2c@3000 reg\n"
 		"path serial0/child\n";
 
-	ck_assert(parse(&t, text, &error));
+	ck_assert(trace_parse(&t, text, &error));
 	ck_assert_uint_eq(ph_trace_lookups(&t), 2);
 	ck_assert_uint_eq(ph_trace_typed(&t), 6);
 	ck_assert_str_eq(t.dtb_name, "b.dtb");
@@ -58,7 +53,7 @@ START_TEST(parse_mixed_keeps_order)
 	assert_typed(&t, 5, PH_KIND_PATH, 2, 10, "serial0/child", NULL);
 	ph_trace_clear(&t);
 	/* a trace of typed lookups only has lookups */
-	ck_assert(parse(&t, "path /chosen\n", &error));
+	ck_assert(trace_parse(&t, "path /chosen\n", &error));
 	ck_assert(ph_trace_require_lookups(&t, "t.trace", &error));
 	ph_trace_clear(&t);
 }
@@ -70,7 +65,7 @@ START_TEST(format_round_trips)
 	GError *error = NULL;
 	GString *out = g_string_new(NULL);
 
-	ck_assert(parse(&t, "path /a@1\nalias mmc0\nparent /a@1/b\ncells /c #gpio-cells\n"
+	ck_assert(trace_parse(&t, "path /a@1\nalias mmc0\nparent /a@1/b\ncells /c #gpio-cells\n"
 			    "cells /a@1/b reg\n", &error));
 	for (guint i = 0; i < ph_trace_typed(&t); i++) {
 		ph_typed_format(out, ph_trace_typed_at(&t, i));
@@ -78,27 +73,13 @@ START_TEST(format_round_trips)
 	}
 	ck_assert_str_eq(out->str, "path /a@1\nalias mmc0\nparent /a@1/b\ncells /c #gpio-cells\n"
 				   "cells /a@1/b reg\n");
-	ck_assert(parse(&back, out->str, &error));
+	ck_assert(trace_parse(&back, out->str, &error));
 	ck_assert_uint_eq(ph_trace_typed(&back), 5);
 	ph_trace_clear(&back);
 	ph_trace_clear(&t);
 	g_string_free(out, TRUE);
 }
 END_TEST
-
-static void assert_parse_error(const char *text, gsize len, const char *message)
-{
-	struct ph_trace t;
-	GError *error = NULL;
-
-	ph_trace_init(&t);
-	ck_assert(!ph_trace_parse(&t, "t.trace", text, len, &error));
-	ck_assert_str_eq(error->message, message);
-	g_error_free(error);
-	ph_trace_clear(&t);
-}
-
-#define BAD(text, message) assert_parse_error(text, sizeof(text) - 1, message)
 
 START_TEST(parse_typed_errors_name_file_and_line)
 {
