@@ -16,3 +16,6 @@ expect_exit() { # name, expected code, command...
 	[ "$got" -eq "$want" ]
 	check "$name (exit $got, want $want)" $?
 }
+typed_counters() { # fdtcache-bench arguments: the typed section of its CSV, kind to not_found
+	"$bld/tools/fdtcache-bench" -f csv "$@" | sed -n '/^kind,/,$p' | cut -d, -f1-7
+}
