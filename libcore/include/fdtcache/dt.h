@@ -421,7 +421,8 @@ static inline bool fc_dt_reg_cells_get(const struct fc_dt_lookups *lk, int offse
 {
 	const struct fc_dt_node *n = fc_dt_node_get(lk, offset);
 
-	if (!n || n->reg_address_cells < 0 || n->reg_size_cells < 0)
+	/* one test for both signs: -1 marks an invalid count */
+	if (!n || (n->reg_address_cells | n->reg_size_cells) < 0)
 		return false;
 	*address_cells = (uint32_t)n->reg_address_cells;
 	*size_cells = (uint32_t)n->reg_size_cells;
@@ -436,7 +437,8 @@ static inline bool fc_dt_reg_cells_get(const struct fc_dt_lookups *lk, int offse
 static inline uint32_t fc_dt_cells_key(int offset, int id)
 {
 	/* node offsets are multiples of 4: the shifted offset leaves 4 bits for the id */
-	if (offset < 0 || offset >= 1 << 29 || id < 0 || id >= FC_DT_CELL_NAMES)
+	/* unsigned: a negative offset or id is out of range too */
+	if ((uint32_t)offset >= 1u << 29 || (uint32_t)id >= FC_DT_CELL_NAMES)
 		return FC_CACHE_EMPTY;
 	return (uint32_t)offset << 2 | (uint32_t)id;
 }
