@@ -86,6 +86,29 @@ grep -q '^no value of id 0x1234 is stored in the image$' "$tmp/out" || bad "--hi
 "$tool" --settings "$vec/nvs_history.bin" > "$tmp/out" 2>&1
 grep -q '^no settings in the image' "$tmp/out" || bad "--settings without settings: $(cat "$tmp/out")"
 
+# a stored name holding a NUL byte is damage: shown with its \x00, never as
+# the shorter name Zephyr's load reads (here another stored name), said in
+# a verdict (an error when the names collide), apart in --history and JSON
+cp "$img" "$tmp/nul.bin"
+"$damage" setting "$tmp/nul.bin" 4096 4 app/nul real && "$damage" setting "$tmp/nul.bin" 4096 4 app/nulXtail fake ||
+	bad "cannot save the settings to damage"
+at=$(LC_ALL=C grep -obUa 'app/nulXtail' "$tmp/nul.bin" | head -n 1 | cut -d: -f1)
+for bit in 3 4 6; do "$damage" flip "$tmp/nul.bin" $((at + 7)) $bit; done # 'X' (0x58) -> NUL
+"$tool" --settings "$tmp/nul.bin" > "$tmp/out" 2>&1
+grep -qx 'app/nul = "real"' "$tmp/out" && grep -qx 'app/nul\\x00tail = "fake"' "$tmp/out" ||
+	bad "a name with a NUL byte: $(grep -a 'app/nul' "$tmp/out")"
+grep -Eq '^! settings id 0x[0-9a-f]{4}: name "app/nul\\x00tail" holds a NUL byte: Zephyr.s load reads it as "app/nul", the name of id 0x[0-9a-f]{4} too$' "$tmp/out" ||
+	bad "no verdict on the NUL byte: $(grep -a '^!' "$tmp/out")"
+"$tool" --settings --check "$tmp/nul.bin" > "$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -Eq '^error +settings-name ' "$tmp/out" || bad "--settings --check: colliding NUL name is no error"
+"$tool" --history app/nul "$tmp/nul.bin" > "$tmp/out" 2>&1
+grep -q 'len=4 data=7265616c$' "$tmp/out" && ! grep -q 'data=66616b65$' "$tmp/out" ||
+	bad "--history app/nul is not the name without NUL: $(cat "$tmp/out")"
+"$tool" --settings --format json "$tmp/nul.bin" > "$tmp/json" 2>&1
+"$damage" json "$tmp/json" settings || bad "--format json on a NUL name is not valid JSON"
+grep -q "\"name\" : \"app/nul$(printf '\357\277\275')tail\"" "$tmp/json" ||
+	bad "JSON name with a NUL byte: $(grep -a 'app/nul' "$tmp/json")"
+
 # a file name that is not UTF-8 and holds a newline
 odd=$(printf 'dump\377\n.bin')
 cp "$img" "$tmp/$odd"

@@ -27,7 +27,7 @@ struct id_change {
 
 struct setting_change {
 	enum change kind;
-	const char *name;
+	const struct setting *name; /* its name */
 	GBytes *old, *new_;
 };
 
@@ -89,11 +89,6 @@ static void emit_id(GArray *out, enum change kind, gconstpointer x, gconstpointe
 	g_array_append_val(out, c);
 }
 
-static int setting_cmp(gconstpointer x, gconstpointer y)
-{
-	return strcmp(((const struct setting *)x)->name, ((const struct setting *)y)->name);
-}
-
 static GBytes *setting_value(gconstpointer x)
 {
 	return ((const struct setting *)x)->value;
@@ -102,7 +97,7 @@ static GBytes *setting_value(gconstpointer x)
 static void emit_setting(GArray *out, enum change kind, gconstpointer x, gconstpointer y)
 {
 	const struct setting *a = x, *b = y;
-	struct setting_change c = { kind, a ? a->name : b->name, a ? a->value : NULL,
+	struct setting_change c = { kind, a ? a : b, a ? a->value : NULL,
 				    b ? b->value : NULL };
 
 	g_array_append_val(out, c);
@@ -120,7 +115,7 @@ static GArray *id_changes(const struct inspect *a, const struct inspect *b)
 
 static GArray *setting_changes(const struct inspect *a, const struct inspect *b)
 {
-	struct merge m = { a->settings, b->settings, setting_cmp, setting_value, emit_setting,
+	struct merge m = { a->settings, b->settings, setting_by_name, setting_value, emit_setting,
 			   g_array_new(FALSE, FALSE, sizeof(struct setting_change)) };
 
 	merge(&m);
@@ -184,7 +179,7 @@ static void table_settings_diff(const GArray *st)
 
 	for (i = 0; i < st->len; i++) {
 		const struct setting_change *c = &g_array_index(st, struct setting_change, i);
-		char *name = tool_esc_text(c->name, -1, 0);
+		char *name = setting_name_text(c->name);
 		char *o = c->old ? value_text(c->old) : g_strdup("-");
 		char *n = c->new_ ? value_text(c->new_) : g_strdup("-");
 
@@ -287,10 +282,13 @@ static void json_diff(const struct inspect *a, const struct inspect *b, const GA
 	for (i = 0; i < st->len; i++) {
 		const struct setting_change *c = &g_array_index(st, struct setting_change, i);
 
+		char *name = setting_name_utf8(c->name);
+
 		json_builder_begin_object(j);
-		tool_json_str(j, "name", c->name);
+		tool_json_str(j, "name", name);
 		json_change(j, c->kind, c->old, c->new_);
 		json_builder_end_object(j);
+		g_free(name);
 	}
 	json_builder_end_array(j);
 	json_builder_set_member_name(j, "sectors");

@@ -83,7 +83,8 @@ static void history_of_name(struct inspect *in)
 	for (i = 0; i < in->settings->len; i++) {
 		const struct setting *s = &g_array_index(in->settings, struct setting, i);
 
-		if (!strcmp(s->name, in->opt.history_name))
+		if (s->name_len == strlen(in->opt.history_name) &&
+		    !memcmp(s->name, in->opt.history_name, s->name_len))
 			in->opt.history_id = s->name_id + FC_SETTINGS_VALUE_OFFSET;
 	}
 }

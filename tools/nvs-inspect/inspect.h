@@ -57,7 +57,8 @@ struct live_entry {
 };
 
 struct setting {
-	char *name;
+	char *name;         /* name_len bytes as stored (a NUL among them is damage), then a NUL */
+	size_t name_len;
 	uint16_t name_id;
 	GBytes *value;
 };
@@ -217,6 +218,9 @@ char *addr_text(uint32_t addr);
 bool printable(GBytes *b);
 char *value_text(GBytes *b);
 int ate_by_flash_order(gconstpointer pa, gconstpointer pb);
+int setting_by_name(gconstpointer pa, gconstpointer pb);
+char *setting_name_text(const struct setting *s);
+char *setting_name_utf8(const struct setting *s);
 GPtrArray *history_of(struct inspect *in, uint16_t id);
 
 /* table.c, json.c */

@@ -208,14 +208,16 @@ static void json_settings(JsonBuilder *b, const struct inspect *in)
 		gsize n;
 		const char *p = g_bytes_get_data(s->value, &n);
 		char *text = printable(s->value) ? tool_esc_utf8(p, (gssize)n) : NULL;
+		char *name = setting_name_utf8(s);
 
 		json_builder_begin_object(b);
-		tool_json_str(b, "name", s->name);
+		tool_json_str(b, "name", name);
 		json_int(b, "name_id", s->name_id);
 		json_hex(b, "value", s->value);
 		tool_json_str(b, "text", text);
 		json_builder_end_object(b);
 		g_free(text);
+		g_free(name);
 	}
 	json_builder_end_array(b);
 }

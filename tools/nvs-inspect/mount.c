@@ -6,6 +6,7 @@
  */
 #include "inspect.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "fdtcache/settings.h"
@@ -177,8 +178,8 @@ void read_live(struct inspect *in)
 static int setting_pair_cb(void *ctx, const struct fc_settings_entry *e)
 {
 	struct inspect *in = ctx;
-	struct setting s = { g_strndup(e->name, e->name_len), e->name_id,
-			     g_bytes_new(e->value, e->value_read) };
+	struct setting s = { .name = g_memdup2(e->name, e->name_len + 1), .name_len = e->name_len,
+			     .name_id = e->name_id, .value = g_bytes_new(e->value, e->value_read) };
 
 	g_array_append_val(in->settings, s);
 	return 0;
@@ -211,6 +212,8 @@ static int setting_problem_cb(void *ctx, const struct fc_settings_problem *p)
 {
 	struct inspect *in = ctx;
 
+	if (p->kind == FC_SETTINGS_NAME_INVALID)
+		return 0; /* check_names says what is wrong with it */
 	if (p->kind == FC_SETTINGS_READ_ERROR)
 		verdict(in, SEV_ERROR, "settings-read", -1, -1, "settings id 0x%04x: %s: %s", p->id,
 			settings_problem_text(p->kind), fc_strerror(p->err));
@@ -224,10 +227,41 @@ static int setting_problem_cb(void *ctx, const struct fc_settings_problem *p)
 	return 0;
 }
 
-/* Settings as a user reads them: by name (bytes compared). */
-static int by_name(gconstpointer a, gconstpointer b)
+/*
+ * Names Zephyr's settings do not take as stored: one holding a NUL byte
+ * (damage: a C string ends there, so Zephyr's load hands the name before it
+ * to the handlers, and that may be another stored name), '=' or longer than
+ * FC_SETTINGS_NAME_MAX. in->settings is sorted by name, so a NUL name's
+ * prefix, if stored too, is found by a binary search.
+ */
+static void check_name(struct inspect *in, const struct setting *s)
 {
-	return strcmp(((const struct setting *)a)->name, ((const struct setting *)b)->name);
+	const char *nul = memchr(s->name, 0, s->name_len);
+	char *name = setting_name_text(s);
+
+	if (nul) {
+		struct setting key = { .name = s->name, .name_len = (size_t)(nul - s->name) };
+		const struct setting *same = bsearch(&key, in->settings->data, in->settings->len,
+						     sizeof(key), setting_by_name);
+		char *as = setting_name_text(&key);
+
+		if (same)
+			verdict(in, SEV_ERROR, "settings-name", -1, -1,
+				"settings id 0x%04x: name \"%s\" holds a NUL byte: Zephyr's load "
+				"reads it as \"%s\", the name of id 0x%04x too",
+				s->name_id, name, as, same->name_id);
+		else
+			verdict(in, SEV_WARNING, "settings-name", -1, -1,
+				"settings id 0x%04x: name \"%s\" holds a NUL byte: Zephyr's load "
+				"reads it as \"%s\"",
+				s->name_id, name, as);
+		g_free(as);
+	} else if (memchr(s->name, '=', s->name_len) || s->name_len > FC_SETTINGS_NAME_MAX) {
+		verdict(in, SEV_WARNING, "settings-name", -1, -1,
+			"settings id 0x%04x: name \"%s\" is invalid (%s)", s->name_id, name,
+			s->name_len > FC_SETTINGS_NAME_MAX ? "longer than 64 bytes" : "holds '='");
+	}
+	g_free(name);
 }
 
 void read_settings(struct inspect *in)
@@ -236,7 +270,11 @@ void read_settings(struct inspect *in)
 	uint8_t *buf = g_malloc(in->geo.geo.sector_size);
 	int rc = fc_settings_scan(&in->fs, buf, in->geo.geo.sector_size, &ops, in);
 
-	g_array_sort(in->settings, by_name);
+	guint i;
+
+	g_array_sort(in->settings, setting_by_name);
+	for (i = 0; i < in->settings->len; i++)
+		check_name(in, &g_array_index(in->settings, struct setting, i));
 	if (rc < 0)
 		verdict(in, SEV_ERROR, "settings-scan", -1, -1, "settings scan fails: %s",
 			fc_strerror(rc));

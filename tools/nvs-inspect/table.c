@@ -294,7 +294,7 @@ static void table_settings(const struct inspect *in)
 		       in->mount_rc < 0 ? "; a mount fails" : "");
 	for (i = 0; i < in->settings->len; i++) {
 		const struct setting *s = &g_array_index(in->settings, struct setting, i);
-		char *v = value_text(s->value), *name = tool_esc_text(s->name, -1, 0);
+		char *v = value_text(s->value), *name = setting_name_text(s);
 
 		printf("%s = %s\n", name, v);
 		g_free(name);

@@ -138,6 +138,38 @@ int ate_by_flash_order(gconstpointer pa, gconstpointer pb)
 	       : addr_offset(a->info.addr) < addr_offset(b->info.addr);
 }
 
+/* Settings by name: bytes compared, a NUL among them too; a prefix first. */
+int setting_by_name(gconstpointer pa, gconstpointer pb)
+{
+	const struct setting *a = pa, *b = pb;
+	int c = memcmp(a->name, b->name, MIN(a->name_len, b->name_len));
+
+	return c ? c : (a->name_len > b->name_len) - (a->name_len < b->name_len);
+}
+
+/* A setting's name as text: every byte, a NUL as \x00, escaped. */
+char *setting_name_text(const struct setting *s)
+{
+	return tool_esc_text(s->name, (gssize)s->name_len, 0);
+}
+
+/*
+ * A setting's name as valid UTF-8 for JSON: a NUL byte becomes U+FFFD as an
+ * invalid byte does, so a damaged name never reads as a shorter one.
+ */
+char *setting_name_utf8(const struct setting *s)
+{
+	char *bytes = g_memdup2(s->name, s->name_len + 1), *v;
+	size_t i;
+
+	for (i = 0; i < s->name_len; i++)
+		if (!bytes[i])
+			bytes[i] = (char)0xff;
+	v = tool_esc_utf8(bytes, (gssize)s->name_len);
+	g_free(bytes);
+	return v;
+}
+
 static int newest_first(gconstpointer pa, gconstpointer pb, gpointer ctx)
 {
 	const struct inspect *in = ctx;
