@@ -196,6 +196,19 @@ grep -Eq '^warning +torn-ate +sector 0 offset ' "$tmp/cut-torn-5.out" || bad "to
 grep -Eq '^error +ate-crc +sector 0 offset ' "$tmp/cut-bits-5.out" || bad "bits cut 5: no ate-crc verdict"
 grep -Eq '^warning +data-without-ate +sector ' "$tmp/cut-atomic-200.out" || bad "atomic cut 200: no data-without-ate verdict"
 
+# verdicts: one line each when piped (for grep); on a terminal wrapped to
+# 80 columns, continuation lines indented
+"$tool" --check "$vec/nvs_cut_erase.bin" > "$tmp/piped.out" 2>&1
+grep -q '^warning interrupted-gc    sector 0: .*a mount erases sector 0$' "$tmp/piped.out" ||
+	bad "piped --check: a verdict is not one line"
+if command -v script > /dev/null; then
+	script -qc "'$tool' --check '$vec/nvs_cut_erase.bin'" /dev/null < /dev/null | tr -d '\r' > "$tmp/tty.out"
+	awk 'length > 80 { exit 1 }' "$tmp/tty.out" || bad "--check on a terminal: lines over 80 columns"
+	grep -q '^warning interrupted-gc    sector 0: sector 0 after the open sector 3 is not$' "$tmp/tty.out" &&
+		grep -q '^        garbage collection was interrupted; a mount erases sector 0$' "$tmp/tty.out" ||
+		bad "--check on a terminal is not wrapped: $(cat "$tmp/tty.out")"
+fi
+
 # 7. usage errors
 timeout 10 "$tool" --format yaml "$vec/nvs_small_wbs4.bin" > /dev/null 2>&1
 [ $? -eq 2 ] || bad "--format yaml must be a usage error"

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/escape.h"
 
@@ -31,20 +32,14 @@ static void wb_options_text(GString *s, uint32_t mask)
 #define COLUMNS 80
 
 /*
- * A line of prose: wrapped at spaces to COLUMNS (continuation lines indented
- * by indent + 2), unless --wide.
+ * A line of text wrapped at spaces to COLUMNS (continuation lines indented
+ * by indent + 2) when wrap.
  */
-G_GNUC_PRINTF(3, 4)
-static void para(const struct inspect *in, int indent, const char *fmt, ...)
+static void print_wrapped(const char *text, int indent, bool wrap)
 {
-	va_list ap;
-	char *text, *p;
+	const char *p = text;
 
-	va_start(ap, fmt);
-	text = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	p = text;
-	while (!in->opt.wide && strlen(p) + (size_t)(p == text ? 0 : indent + 2) > COLUMNS) {
+	while (wrap && strlen(p) + (size_t)(p == text ? 0 : indent + 2) > COLUMNS) {
 		size_t room = COLUMNS - (size_t)(p == text ? 0 : indent + 2), cut = room;
 
 		while (cut > 0 && p[cut] != ' ')
@@ -55,6 +50,19 @@ static void para(const struct inspect *in, int indent, const char *fmt, ...)
 		p += cut + 1;
 	}
 	printf("%*s%s\n", p == text ? 0 : indent + 2, "", p);
+}
+
+/* A line of prose: wrapped unless --wide. */
+G_GNUC_PRINTF(3, 4)
+static void para(const struct inspect *in, int indent, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	print_wrapped(text, indent, !in->opt.wide);
 	g_free(text);
 }
 
@@ -330,22 +338,30 @@ static void table_salvage(const struct inspect *in)
 		printf("nothing to salvage\n");
 }
 
+/*
+ * A verdict on one line, for grep; on a terminal (and without --wide)
+ * wrapped to 80 columns, continuation lines indented under the code.
+ */
 static void table_check(const struct inspect *in)
 {
+	bool wrap = !in->opt.wide && isatty(STDOUT_FILENO);
 	guint i;
 
 	table_heading(in, "check");
 	for (i = 0; i < in->verdicts->len; i++) {
 		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
+		GString *line = g_string_new(NULL);
 
-		printf("%-7s %-17s ", severity_names[v->sev], v->code);
+		g_string_printf(line, "%-7s %-17s ", severity_names[v->sev], v->code);
 		if (v->sector >= 0 && v->offset >= 0)
-			printf("sector %d offset 0x%04lx: ", v->sector, v->offset);
+			g_string_append_printf(line, "sector %d offset 0x%04lx: ", v->sector, v->offset);
 		else if (v->sector >= 0)
-			printf("sector %d: ", v->sector);
+			g_string_append_printf(line, "sector %d: ", v->sector);
 		else if (v->offset >= 0)
-			printf("image offset 0x%lx: ", v->offset);
-		printf("%s\n", v->message);
+			g_string_append_printf(line, "image offset 0x%lx: ", v->offset);
+		g_string_append(line, v->message);
+		print_wrapped(line->str, 6, wrap);
+		g_string_free(line, TRUE);
 	}
 	printf("%s: %d errors, %d warnings\n", in->input.name, in->errors, in->warnings);
 }
