@@ -13,12 +13,15 @@ if ! command -v python3 > /dev/null; then
 	exit 77
 fi
 dtbs=0
-for dtb in "$src"/fixtures/dt/*.dtb "$src"/fixtures/dt/kernel/*.dtb "$src"/fixtures/boots/*/*.dtb; do
+# fixtures/dt/*.dtb are built from their .dts (in the build tree)
+for dtb in "$bld"/fixtures/dt/*.dtb "$src"/fixtures/dt/kernel/*.dtb "$src"/fixtures/boots/*/*.dtb; do
 	name=${dtb#"$src"/}
+	name=${name#"$bld"/}
 	"$tool" --model reference "$dtb" | awk '/^0x/ { print $1 }' > "$tmp/tool"
 	python3 "$model" --reference "$dtb" > "$tmp/model"
 	[ -s "$tmp/model" ] && cmp -s "$tmp/tool" "$tmp/model"
-	check "$name: $(wc -l < "$tmp/model") lookups, the same from both" $?
+	same=$?
+	check "$name: $(wc -l < "$tmp/model") lookups, the same from both" "$same"
 	dtbs=$((dtbs + 1))
 done
 [ "$dtbs" -ge 8 ]
