@@ -128,6 +128,13 @@ static int sector_erase(struct fc_nvs *fs, uint32_t s)
 	return rc ? rc : erase_verified(fs, s);
 }
 
+/* Copy a value of len bytes at src (sector s) to the write position. */
+static FC_NOINLINE int value_move(struct fc_nvs *fs, uint32_t s, uint16_t src, uint16_t len)
+{
+	return flash_block_move(fs, fs->cfg.flash, prog_aligned, fs->cfg.offset + s * ssize(fs) + src,
+				&fs->data_wra, len);
+}
+
 /* Is the valid ATE at addr the newest of its id? */
 static int is_newest(struct fc_nvs *fs, uint16_t id, uint32_t addr)
 {
@@ -173,9 +180,7 @@ static int gc(struct fc_nvs *fs)
 				return FC_ENOSPC;
 			uint16_t offset = (uint16_t)offs(fs->data_wra);
 
-			rc = flash_block_move(fs, fs->cfg.flash, prog_aligned,
-					      fs->cfg.offset + s * ssize(fs) + a.offset,
-					      &fs->data_wra, a.len);
+			rc = value_move(fs, s, a.offset, a.len);
 			if (!rc)
 				rc = ate_write(fs, a.id, offset, a.len);
 		}

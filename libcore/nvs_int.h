@@ -96,6 +96,12 @@ static inline uint32_t entry_bytes(const struct fc_nvs *fs, uint16_t stored_len)
 	return al(fs, stored_len) + fs->ate_size;
 }
 
+/* Offset of a log address in the device (a multiply, so reads tail-call the device). */
+static inline uint32_t nvs_dev_off_(const struct fc_nvs *fs, uint32_t addr)
+{
+	return fs->cfg.offset + sect(addr) * ssize(fs) + offs(addr);
+}
+
 /* ---- the ATE codec's fields-only decode (nvs_ate.c) ---- */
 
 void nvs_ate_fields_(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a);
@@ -104,7 +110,6 @@ bool nvs_ate_crc_ok_(const uint8_t *b);
 /* ---- flash access and the read window (nvs_log.c) ---- */
 
 int nvs_check_config_(const struct fc_nvs_config *cfg);
-uint32_t nvs_dev_off_(const struct fc_nvs *fs, uint32_t addr);
 int nvs_read_(const struct fc_nvs *fs, uint32_t addr, void *buf, uint32_t len);
 int nvs_prog_(struct fc_nvs *fs, uint32_t addr, const void *buf, uint32_t len);
 int nvs_dirty_end_(struct fc_nvs *fs, uint32_t addr, uint32_t len, uint32_t *end);

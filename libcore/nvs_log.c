@@ -42,11 +42,6 @@ int nvs_check_config_(const struct fc_nvs_config *cfg)
 
 /* ---- flash access ---- */
 
-uint32_t nvs_dev_off_(const struct fc_nvs *fs, uint32_t addr)
-{
-	return fs->cfg.offset + sect(addr) * ssize(fs) + offs(addr);
-}
-
 int nvs_read_(const struct fc_nvs *fs, uint32_t addr, void *buf, uint32_t len)
 {
 	return fc_flash_read(fs->cfg.flash, nvs_dev_off_(fs, addr), buf, len);
@@ -145,15 +140,17 @@ int nvs_slot_raw_(struct fc_nvs *fs, uint32_t addr, bool up, uint8_t *b, const u
 	return rc;
 }
 
-/* Read the ATE slot at addr through the read window. */
+/* Read the ATE slot at addr through the read window (alone without a read buffer). */
 int nvs_win_ate_(struct fc_nvs *fs, uint32_t addr, bool up, struct fc_nvs_ate *a)
 {
-	uint8_t b[FC_NVS_ATE_BYTES];
-	const uint8_t *raw;
-	int rc = nvs_slot_raw_(fs, addr, up, b, &raw);
+	int rc;
 
+	if (!fs->cfg.read_buf_size)
+		return nvs_ate_read_(fs, addr, a);
+	rc = win_fill(fs, addr, up);
 	if (!rc)
-		fc_nvs_ate_decode(raw, erase_value(fs), a);
+		fc_nvs_ate_decode(fs->cfg.read_buf + (offs(addr) - offs(fs->win_addr)),
+				  erase_value(fs), a);
 	return rc;
 }
 

@@ -164,7 +164,7 @@ static uint16_t key_of_read(int rc, const char *buf)
 /* The first save without a load reads every cached name id, once. */
 static int name_index_build(struct fc_settings *s)
 {
-	char buf[NAME_BUF];
+	char *buf = s->lookup_name;
 	uint16_t top = index_top(s);
 
 	for (uint32_t id = FC_SETTINGS_ID_NAME_FIRST; id <= top; id++) {
@@ -200,7 +200,7 @@ static uint16_t index_free_id(struct fc_settings *s)
 static int scan_ids(struct fc_settings *s, uint32_t from, const char *name, size_t len,
 		    struct lookup *lu)
 {
-	char buf[NAME_BUF];
+	char *buf = s->lookup_name;
 	uint16_t free_id = 0;
 
 	if (from > s->last_name_id)
@@ -230,7 +230,7 @@ static int index_find(struct fc_settings *s, const char *name, size_t len, uint1
 {
 	uint16_t key = index_key(hash);
 	uint16_t top;
-	char buf[NAME_BUF];
+	char *buf = s->lookup_name;
 	int rc;
 
 	if (!s->ready) {
@@ -275,7 +275,7 @@ static void ring_add(struct fc_settings *s, uint16_t hash, uint16_t id)
 static int ring_match(struct fc_settings *s, const char *name, size_t len, uint16_t hash,
 		      struct lookup *lu)
 {
-	char buf[NAME_BUF];
+	char *buf = s->lookup_name;
 
 	for (uint32_t i = 0; i < ring_entries(s); i++) {
 		uint16_t id = s->cfg.cache[2u * i + 1u];
@@ -530,7 +530,7 @@ static int repaired(struct fc_settings *s, int rc)
 static int load_id(struct fc_settings *s, uint16_t id, const struct load_pass *p, uint16_t *last,
 		   uint32_t *names)
 {
-	char name[NAME_BUF + 1];
+	char *name = s->load_name;
 	int rc1 = read_name(s, id, name);
 	int rc2;
 	size_t nlen;

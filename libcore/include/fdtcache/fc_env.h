@@ -82,6 +82,19 @@
 #endif
 #endif
 
+/*
+ * Keeps a function with a buffer in its frame out of its callers, so the
+ * buffer is not on their deeper call paths (worst-case stack); a port
+ * whose compiler lacks it may override.
+ */
+#ifndef FC_NOINLINE
+#if defined(__GNUC__) || defined(__clang__)
+#define FC_NOINLINE __attribute__((noinline))
+#else
+#define FC_NOINLINE
+#endif
+#endif
+
 #define FC_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define FC_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define FC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -69,15 +69,19 @@ struct fc_settings {
 	 * stays, and the next load tries again */
 	int repair_err;
 	struct fc_settings_stats stats;
-	/* private: settings.c's cache bookkeeping */
+	/* private: settings.c's cache bookkeeping and name buffers */
 	uint16_t lowest_hole;   /* INDEX: no free id in the cache below this id */
 	uint32_t ring_next;     /* ZEPHYR_RING*: next entry to overwrite */
 	uint32_t ring_total;    /* ZEPHYR_RING*: Zephyr's cache_total */
+	/* names read to compare (get, save, delete) and the one a load reports:
+	 * here, not on the stack */
+	char lookup_name[FC_SETTINGS_NAME_MAX + 1];
+	char load_name[FC_SETTINGS_NAME_MAX + 2];
 };
 
 /* What load and scan report for one stored name. */
 struct fc_settings_entry {
-	const char *name;     /* NUL-terminated copy, valid during the callback */
+	const char *name;     /* NUL-terminated copy in s, valid during the callback */
 	size_t name_len;
 	uint16_t name_id;
 	const uint8_t *value; /* the caller's buffer */
