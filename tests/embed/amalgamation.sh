@@ -2,7 +2,8 @@
 # scripts/amalgamate makes one fdtcache.c and fdtcache.h that compile with
 # -Werror: all modules and a selection (settings alone brings nvs, flash,
 # crc, cache...), on the host and, where the compilers are installed, for
-# Cortex-M0+/M4/M33 (gcc), thumbv6m (clang) and RV32 without a C library.
+# Cortex-M0+/M4/M33 (gcc), and thumbv6m (clang) and RV32 without a C
+# library's headers.
 # Each build's symbols must match the separately built library's.
 set -eu
 out=${TMPDIR:-/tmp}/amalgamation.$$
@@ -52,14 +53,19 @@ if command -v arm-none-eabi-gcc > /dev/null; then
 			-c "$out/settings/fdtcache.c" -o "$out/$cpu.o"
 	done
 fi
+# without any C library header: the examples' FC_CONFIG supplies the
+# mem*/str* hooks, the compiler's own directories stddef.h and the rest
+nolibc="-Os -ffreestanding -Wall -Wextra -Werror -std=c11 -nostdinc -I$port -DFC_CONFIG=\"fc_port.h\""
 if command -v clang > /dev/null; then
 	# shellcheck disable=SC2086
-	try "clang --target=thumbv6m-none-eabi" clang --target=thumbv6m-none-eabi $bare \
-		-c "$out/settings/fdtcache.c" -o "$out/clang.o"
+	try "clang --target=thumbv6m-none-eabi -nostdinc" clang --target=thumbv6m-none-eabi $nolibc \
+		-isystem "$(clang -print-resource-dir)/include" -c "$out/settings/fdtcache.c" -o "$out/clang.o"
 fi
 if command -v riscv64-unknown-elf-gcc > /dev/null; then
+	inc=$(riscv64-unknown-elf-gcc -print-file-name=include)
 	# shellcheck disable=SC2086
-	try "riscv64-unknown-elf-gcc -march=rv32imac -nostdlib" riscv64-unknown-elf-gcc \
-		-march=rv32imac -mabi=ilp32 -nostdlib $bare -c "$out/settings/fdtcache.c" -o "$out/rv32.o"
+	try "riscv64-unknown-elf-gcc -march=rv32imac -nostdlib -nostdinc" riscv64-unknown-elf-gcc \
+		-march=rv32imac -mabi=ilp32 -nostdlib $nolibc -isystem "$inc" -isystem "$inc-fixed" \
+		-c "$out/settings/fdtcache.c" -o "$out/rv32.o"
 fi
 exit "$fail"
