@@ -318,6 +318,11 @@ int inspect_diff(struct inspect *a, struct inspect *b)
 	a->opt.live = b->opt.live = a->opt.settings = b->opt.settings = TRUE;
 	if (inspect_analyze(a) || inspect_analyze(b))
 		return 1; /* a blank dump cannot be compared sector by sector */
+	if (a->zms || b->zms) {
+		g_printerr("nvs-inspect: %s: a ZMS dump: --diff compares NVS dumps only\n",
+			   (a->zms ? a : b)->input.name);
+		return 1;
+	}
 	if (a->geo.geo.sector_size != b->geo.geo.sector_size ||
 	    a->geo.geo.sector_count != b->geo.geo.sector_count)
 		g_printerr("nvs-inspect: warning: %s has %u sectors of %u bytes, %s %u of %u: not "

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fdtcache/settings.h"
+#include "zms_inspect.h"
 
 void inspect_init(struct inspect *in)
 {
@@ -73,6 +74,9 @@ void inspect_free(struct inspect *in)
 	g_free(in->opt.dts);
 	g_free(in->opt.dtb);
 	g_free(in->opt.partition);
+	g_free(in->opt.format_kind);
+	g_free(in->opt.explicit_erase);
+	zms_inspect_free(in);
 }
 
 /* --history NAME: the value id of the setting of that name (history_id stays -1 if none). */
@@ -113,6 +117,8 @@ int inspect_analyze(struct inspect *in)
 	default:
 		return 1;
 	}
+	if (in->zms)
+		return zms_analyze(in);
 	in->keep_ates = o->ates || o->history;
 	/* JSON always carries the verdicts, for scripts that diff them */
 	in->check_sectors = o->check || o->salvage || json;
@@ -143,7 +149,11 @@ int inspect_run(struct inspect *in)
 
 	if (rc)
 		return rc == 2 ? 0 : 1;
-	if (json)
+	if (in->zms && json)
+		zms_print_json(in);
+	else if (in->zms)
+		zms_print_table(in);
+	else if (json)
 		print_json(in);
 	else
 		print_table(in);

@@ -44,6 +44,8 @@ struct verdict {
 	char *message;
 };
 
+struct zms_inspect;
+
 /* One ATE as the walk reported it. */
 struct ate_rec {
 	struct fc_nvs_ate_info info;
@@ -79,6 +81,7 @@ struct options {
 	gchar *sector_size_s, *sectors_s, *write_block_s, *offset_s;
 	gchar *erase_value, *data_crc, *format, *history;
 	gchar *input_format, *dts, *dtb, *partition;
+	gchar *format_kind, *explicit_erase; /* ZMS (zms_inspect.h) */
 	gboolean summary, live, ates, settings, check, salvage, wide, diff;
 	int history_id;       /* -1: no --history */
 	const char *history_name; /* --history NAME: a setting's name */
@@ -97,6 +100,7 @@ struct inspect {
 	bool have_dt;
 	struct dt_partition dt;   /* --dts / --dtb */
 	bool scanned;
+	struct zms_inspect *zms;  /* set when the partition is ZMS: zms_*.c take over */
 	struct nvs_region region; /* --partition auto */
 	struct nvs_geometry_report geo;
 
@@ -225,6 +229,7 @@ GPtrArray *history_of(struct inspect *in, uint16_t id);
 
 /* table.c, json.c */
 void print_table(struct inspect *in);
+void table_check(const struct inspect *in); /* the --check view (NVS and ZMS) */
 void print_json(struct inspect *in);
 
 /* inspect.c: the whole run on in->path, after the options; returns the exit status */

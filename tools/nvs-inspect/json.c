@@ -4,20 +4,21 @@
  * JSON"); strings are valid UTF-8.
  */
 #include "inspect.h"
+#include "json_view.h"
 
 #include <json-glib/json-glib.h>
 
 #include "common/escape.h"
 #include "common/json.h"
 
-static void json_int(JsonBuilder *b, const char *key, gint64 v)
+void json_int(JsonBuilder *b, const char *key, gint64 v)
 {
 	json_builder_set_member_name(b, key);
 	json_builder_add_int_value(b, v);
 }
 
 /* v < 0 is null */
-static void json_int_or_null(JsonBuilder *b, const char *key, gint64 v)
+void json_int_or_null(JsonBuilder *b, const char *key, gint64 v)
 {
 	if (v >= 0)
 		json_int(b, key, v);
@@ -25,13 +26,13 @@ static void json_int_or_null(JsonBuilder *b, const char *key, gint64 v)
 		tool_json_str(b, key, NULL);
 }
 
-static void json_bool(JsonBuilder *b, const char *key, gboolean v)
+void json_bool(JsonBuilder *b, const char *key, gboolean v)
 {
 	json_builder_set_member_name(b, key);
 	json_builder_add_boolean_value(b, v);
 }
 
-static void json_hex(JsonBuilder *b, const char *key, GBytes *v)
+void json_hex(JsonBuilder *b, const char *key, GBytes *v)
 {
 	char *hex = v ? bytes_hex(v) : NULL;
 
@@ -243,14 +244,8 @@ static void json_salvage(JsonBuilder *b, const struct inspect *in)
 	json_builder_end_array(b);
 }
 
-static gboolean next_verdict(void *ctx, JsonBuilder *b)
+void json_verdict(JsonBuilder *b, const struct verdict *v)
 {
-	struct array_stream *st = ctx;
-	const struct verdict *v;
-
-	if (st->next >= st->in->verdicts->len)
-		return FALSE;
-	v = &g_array_index(st->in->verdicts, struct verdict, st->next++);
 	json_builder_begin_object(b);
 	tool_json_str(b, "severity", severity_names[v->sev]);
 	tool_json_str(b, "code", v->code);
@@ -258,6 +253,15 @@ static gboolean next_verdict(void *ctx, JsonBuilder *b)
 	json_int_or_null(b, "offset", v->offset);
 	tool_json_str(b, "message", v->message);
 	json_builder_end_object(b);
+}
+
+static gboolean next_verdict(void *ctx, JsonBuilder *b)
+{
+	struct array_stream *st = ctx;
+
+	if (st->next >= st->in->verdicts->len)
+		return FALSE;
+	json_verdict(b, &g_array_index(st->in->verdicts, struct verdict, st->next++));
 	return TRUE;
 }
 

@@ -3,6 +3,7 @@
  * load.c - the dump, its geometry and the partition device.
  */
 #include "inspect.h"
+#include "zms_inspect.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +346,9 @@ int inspect_load(struct inspect *in)
 	populate(in->input.data, in->input.len);
 	if (!decode_image(in) || (in->have_dt && !place_partition(in)))
 		return -1;
+	rc = zms_inspect_load(in);
+	if (rc != ZMS_LOAD_NOT_ZMS)
+		return rc;
 	if (in->opt.partition && !strcmp(in->opt.partition, "auto") && !scan_partition(in))
 		return -1;
 	rc = load_geometry(in);

@@ -49,6 +49,18 @@ static gboolean parse_u32(const char *opt, const char *s, guint32 *v, char **why
 	return *why == NULL;
 }
 
+/* --format-kind zms --history ID: any id of 64 bits (the ZMS code checks its width). */
+static bool zms_history_id(const struct options *o)
+{
+	char *end;
+
+	if (!o->format_kind || strcmp(o->format_kind, "zms"))
+		return false;
+	errno = 0;
+	(void)g_ascii_strtoull(o->history, &end, 0);
+	return !*end && errno == 0;
+}
+
 static int usage_error(GOptionContext *ctx, const char *msg)
 {
 	char *help = g_option_context_get_help(ctx, TRUE, NULL);
@@ -71,6 +83,8 @@ static int parse_options(struct inspect *in, int *argc, char ***argv)
 		{ "dts", 0, 0, G_OPTION_ARG_FILENAME, &o->dts, "The board's devicetree source (zephyr.dts; compiled with dtc): the partition's place", "FILE" },
 		{ "dtb", 0, 0, G_OPTION_ARG_FILENAME, &o->dtb, "The board's devicetree blob: the partition's place", "FILE" },
 		{ "partition", 'p', 0, G_OPTION_ARG_STRING, &o->partition, "Partition label in the devicetree (default storage_partition, then label \"storage\"), or auto: scan the image", "LABEL" },
+		{ "format-kind", 'K', 0, G_OPTION_ARG_STRING, &o->format_kind, "On-flash format: auto (default: told from the content), nvs, zms", "KIND" },
+		{ "explicit-erase", 0, 0, G_OPTION_ARG_STRING, &o->explicit_erase, "ZMS device: auto (default), yes (flash), no (RRAM, MRAM: no erase)", "MODE" },
 		{ "erase-value", 0, 0, G_OPTION_ARG_STRING, &o->erase_value, "Erased byte value (default: detected, 0xff or 0x00)", "BYTE" },
 		{ "summary", 0, 0, G_OPTION_ARG_NONE, &o->summary, "Geometry, sector map, write position, free space, what a mount does", NULL },
 		{ "live", 0, 0, G_OPTION_ARG_NONE, &o->live, "Entries a mount reads back: id=0x%04x len=N data=HEX", NULL },
@@ -116,10 +130,17 @@ static int parse_options(struct inspect *in, int *argc, char ***argv)
 	} else if (o->data_crc && strcmp(o->data_crc, "auto") && strcmp(o->data_crc, "on") &&
 		   strcmp(o->data_crc, "off")) {
 		rc = usage_error(ctx, "--data-crc must be auto, on or off");
+	} else if (o->format_kind && strcmp(o->format_kind, "auto") && strcmp(o->format_kind, "nvs") &&
+		   strcmp(o->format_kind, "zms")) {
+		rc = usage_error(ctx, "--format-kind must be auto, nvs or zms");
+	} else if (o->explicit_erase && strcmp(o->explicit_erase, "auto") &&
+		   strcmp(o->explicit_erase, "yes") && strcmp(o->explicit_erase, "no")) {
+		rc = usage_error(ctx, "--explicit-erase must be auto, yes or no");
 	} else if (o->history && !g_ascii_isdigit(*o->history)) {
 		o->history_name = o->history; /* a setting, by name */
-	} else if ((o->history_id = parse_id(o->history)) == -2) {
-		rc = usage_error(ctx, "--history needs an id 0..0xfffe or a setting's name");
+	} else if ((o->history_id = parse_id(o->history)) == -2 && !zms_history_id(o)) {
+		rc = usage_error(ctx, "--history needs an id 0..0xfffe (with --format-kind zms, "
+				 "0..0xffffffff, 64 bits with 64-bit ids) or a setting's name");
 	} else if (!parse_erase_value(o->erase_value, &ev)) {
 		rc = usage_error(ctx, "--erase-value must be a byte (0..0xff)");
 	} else if (!parse_u32("--sector-size", o->sector_size_s, &o->sector_size, &bad) ||
@@ -152,6 +173,8 @@ static void copy_options(struct options *to, const struct options *from)
 	to->dts = g_strdup(from->dts);
 	to->dtb = g_strdup(from->dtb);
 	to->partition = g_strdup(from->partition);
+	to->format_kind = g_strdup(from->format_kind);
+	to->explicit_erase = g_strdup(from->explicit_erase);
 }
 
 int main(int argc, char **argv)

@@ -342,7 +342,7 @@ static void table_salvage(const struct inspect *in)
  * A verdict on one line, for grep; on a terminal (and without --wide)
  * wrapped to 80 columns, continuation lines indented under the code.
  */
-static void table_check(const struct inspect *in)
+void table_check(const struct inspect *in)
 {
 	bool wrap = !in->opt.wide && isatty(STDOUT_FILENO);
 	guint i;

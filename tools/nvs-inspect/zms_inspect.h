@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * zms_inspect.h - nvs-inspect on Zephyr ZMS dumps. The format is told from
+ * the content (a ZMS sector ends with an empty ATE carrying the 0x42 magic
+ * and a cycle counter; NVS has none) or by --format-kind. The same flow as
+ * for NVS (inspect.h): geometry (zms_detect.c) -> libcore's fc_zms_walk over
+ * the dump, fc_zms_mount on a private copy, reads back, settings through
+ * fc_settings_zms_scan (zms.c) -> findings (zms_check.c) -> table and JSON
+ * (zms_view.c). Only libcore decodes ATEs; detection looks for the empty
+ * ATE's fixed bytes and lets the walk judge each candidate layout.
+ */
+#ifndef FDTCACHE_NVS_INSPECT_ZMS_H
+#define FDTCACHE_NVS_INSPECT_ZMS_H
+
+#include "inspect.h"
+
+#include "fdtcache/zms.h"
+
+/* What zms_inspect_load found: go on with the NVS code, or not. */
+#define ZMS_LOAD_NOT_ZMS 3
+
+struct zms_live {
+	fc_zms_id_t id;
+	int rc;          /* fc_zms_read's result */
+	GBytes *value;   /* NULL when the read failed */
+};
+
+struct zms_setting {
+	char *name;      /* as stored (NUL-terminated copy) */
+	size_t name_len;
+	uint32_t name_id;
+	GBytes *value;
+};
+
+/* One stored value of the --history id, newest first. */
+struct zms_hist {
+	struct fc_zms_ate_info ate; /* as the walk reported it */
+	int rc;                     /* fc_zms_read_hist's result: length, FC_ENOENT (deleted)... */
+	GBytes *value;
+};
+
+struct zms_inspect {
+	/* geometry: detected or given */
+	uint32_t offset, sector_size, sectors, write_block, ate_size;
+	uint8_t erase_value;
+	bool id64, data_crc, no_erase;
+	enum nvs_confidence ss_conf, wb_conf, erase_conf, crc_conf;
+	uint32_t headers;         /* sectors with a valid empty ATE */
+	uint32_t trailing;        /* bytes after the last whole sector */
+	uint32_t missing;         /* bytes short of the partition (read as erased) */
+	char ss_why[200], wb_why[200], erase_why[200], crc_why[200];
+
+	/* the partition: part (read-only device) and copy (the mount's) */
+	const uint8_t *part;
+	uint8_t *owned;           /* part and copy when padded, or copy alone */
+	uint8_t *copy;
+	size_t part_len;
+	struct fc_flash_geometry fgeo;
+	struct fc_rom_flash rom;
+	struct fc_zms_slot *slots;
+	uint32_t nslots;
+
+	/* the walk of the dump */
+	int walk_rc;
+	GArray *sectors_info;     /* struct fc_zms_sector_info, by sector number */
+	GArray *ates;             /* struct fc_zms_ate_info, walk order (newest first) */
+
+	/* the mount of the copy */
+	struct fc_ram_flash ram;
+	struct fc_flash copy_dev; /* ram, noting the sectors the mount erases */
+	uint8_t *erased;          /* per sector: erased by the mount */
+	struct fc_zms fs;
+	struct fc_zms_slot *index;
+	int mount_rc;
+	int free_space, active_free;
+	GPtrArray *actions;       /* char *: what the mount changed */
+	GArray *live;             /* struct zms_live, by id */
+	GArray *settings;         /* struct zms_setting, by name */
+	bool settings_head;       /* the list head 0x80000000 is stored */
+
+	/* --history */
+	bool history_ok;          /* an id was given or the name found */
+	fc_zms_id_t history_id;
+	GArray *history;          /* struct zms_hist */
+};
+
+/* zms_detect.c: is it ZMS, and its geometry (< 0: said on stderr; ZMS_LOAD_NOT_ZMS) */
+int zms_inspect_load(struct inspect *in);
+struct fc_zms_config zms_inspect_config(const struct zms_inspect *z, const struct fc_flash *dev,
+					struct fc_zms_slot *slots, uint32_t nslots);
+bool zms_slot_erased(const uint8_t *p, size_t n, uint8_t ev);
+
+/* zms.c: walk, mount on the copy, reads back */
+struct zms_inspect *zms_inspect_new(void);
+int zms_analyze(struct inspect *in);
+void zms_inspect_free(struct inspect *in);
+char *zms_id_text(const struct zms_inspect *z, fc_zms_id_t id);
+char *zms_addr_text(const struct zms_inspect *z, uint32_t addr);
+GBytes *zms_ate_value(const struct zms_inspect *z, const struct fc_zms_ate_info *a);
+uint32_t zms_addr_sector(const struct zms_inspect *z, uint32_t addr);
+uint32_t zms_addr_offset(const struct zms_inspect *z, uint32_t addr);
+
+/* zms_check.c: verdicts */
+void zms_check(struct inspect *in);
+
+/* zms_view.c: table and JSON */
+const char *zms_sector_state_name(enum fc_zms_sector_state s);
+const char *zms_ate_status_name(enum fc_zms_ate_status s);
+void zms_print_table(struct inspect *in);
+void zms_print_json(struct inspect *in);
+
+#endif /* FDTCACHE_NVS_INSPECT_ZMS_H */

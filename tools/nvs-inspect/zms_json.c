@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * zms_json.c - the ZMS views as one JSON object (schema 1 with
+ * "format_kind": "zms"; README.md, "nvs-inspect JSON"). Ids are strings
+ * ("0x%08x", 16 digits with 64-bit ids): a 64-bit id does not fit JSON
+ * numbers.
+ */
+#include "zms_inspect.h"
+
+#include <string.h>
+
+#include "json_view.h"
+
+#include "common/escape.h"
+#include "common/json.h"
+
+static void jaddr(JsonBuilder *b, const struct zms_inspect *z, const char *key, uint32_t addr)
+{
+	char *a = zms_addr_text(z, addr);
+
+	tool_json_str(b, key, a);
+	g_free(a);
+}
+
+static void jid(JsonBuilder *b, const struct zms_inspect *z, const char *key, fc_zms_id_t id)
+{
+	char *t = zms_id_text(z, id);
+
+	tool_json_str(b, key, t);
+	g_free(t);
+}
+
+static const char *conf(enum nvs_confidence c)
+{
+	return nvs_confidence_name(c);
+}
+
+static void json_geometry(JsonBuilder *b, const struct inspect *in)
+{
+	const struct zms_inspect *z = in->zms;
+
+	json_builder_set_member_name(b, "geometry");
+	json_builder_begin_object(b);
+	json_int(b, "offset", z->offset);
+	json_int(b, "sector_size", z->sector_size);
+	json_int(b, "sectors", z->sectors);
+	json_int(b, "write_block", z->write_block);
+	json_int(b, "ate_size", z->ate_size);
+	json_int(b, "erase_value", z->erase_value);
+	json_int(b, "id_bits", z->id64 ? 64 : 32);
+	json_bool(b, "explicit_erase", !z->no_erase);
+	tool_json_str(b, "sector_size_confidence", conf(z->ss_conf));
+	tool_json_str(b, "write_block_confidence", conf(z->wb_conf));
+	tool_json_str(b, "explicit_erase_confidence", conf(z->erase_conf));
+	json_int(b, "sector_headers", z->headers);
+	json_int(b, "trailing_bytes", z->trailing);
+	json_int(b, "missing_bytes", z->missing);
+	json_builder_end_object(b);
+	json_builder_set_member_name(b, "data_crc");
+	json_builder_begin_object(b);
+	tool_json_str(b, "mode", in->opt.data_crc ? in->opt.data_crc : "auto");
+	json_bool(b, "enabled", z->data_crc);
+	tool_json_str(b, "reason", z->crc_why);
+	json_builder_end_object(b);
+}
+
+static void json_mount(JsonBuilder *b, const struct zms_inspect *z)
+{
+	const struct fc_zms *fs = &z->fs;
+	guint i;
+
+	json_builder_set_member_name(b, "mount");
+	json_builder_begin_object(b);
+	json_bool(b, "ok", z->mount_rc >= 0);
+	tool_json_str(b, "error", z->mount_rc < 0 ? fc_strerror(z->mount_rc) : NULL);
+	if (z->mount_rc >= 0) {
+		jaddr(b, z, "ate_wra", fs->ate_wra);
+		jaddr(b, z, "data_wra", fs->data_wra);
+		json_int(b, "open_sector", fc_zms_addr_sector(fs, fs->ate_wra));
+		json_int(b, "sector_cycle", fs->sector_cycle);
+		json_int(b, "free_space", z->free_space);
+		json_int(b, "active_sector_free", z->active_free);
+	}
+	json_builder_set_member_name(b, "actions");
+	json_builder_begin_array(b);
+	for (i = 0; i < z->actions->len; i++)
+		json_builder_add_string_value(b, g_ptr_array_index(z->actions, i));
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+}
+
+static void json_summary(JsonBuilder *b, const struct inspect *in)
+{
+	const struct zms_inspect *z = in->zms;
+	guint i;
+
+	json_builder_set_member_name(b, "sectors");
+	json_builder_begin_array(b);
+	for (i = 0; i < z->sectors_info->len; i++) {
+		const struct fc_zms_sector_info *s =
+			&g_array_index(z->sectors_info, struct fc_zms_sector_info, i);
+		bool used = s->state != FC_ZMS_SECTOR_UNUSED;
+
+		json_builder_begin_object(b);
+		json_int(b, "sector", s->sector);
+		json_int(b, "age", s->age);
+		tool_json_str(b, "state", zms_sector_state_name(s->state));
+		json_bool(b, "in_log", s->in_log);
+		json_int_or_null(b, "cycle", used ? s->cycle : -1);
+		json_int(b, "close_cycle", s->close_cycle);
+		json_int_or_null(b, "format", used ? s->format : -1);
+		json_int(b, "live", s->live);
+		json_int(b, "stale", s->stale);
+		json_int(b, "deleted", s->deleted);
+		json_int(b, "bad", s->bad);
+		json_int(b, "live_bytes", s->live_bytes);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_mount(b, z);
+}
+
+static void json_live(JsonBuilder *b, const struct zms_inspect *z)
+{
+	guint i;
+
+	json_builder_set_member_name(b, "live");
+	json_builder_begin_array(b);
+	for (i = 0; i < z->live->len; i++) {
+		const struct zms_live *e = &g_array_index(z->live, struct zms_live, i);
+
+		json_builder_begin_object(b);
+		jid(b, z, "id", e->id);
+		json_int(b, "len", e->rc >= 0 ? e->rc : 0);
+		json_hex(b, "data", e->value);
+		tool_json_str(b, "error", e->rc < 0 ? fc_strerror(e->rc) : NULL);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void json_ate(JsonBuilder *b, const struct zms_inspect *z, const struct fc_zms_ate_info *a)
+{
+	GBytes *d = zms_ate_value(z, a);
+	bool crc = z->data_crc && d && a->status == FC_ZMS_ATE_LIVE;
+	char *raw = hex_of(a->raw, sizeof(a->raw));
+
+	jaddr(b, z, "addr", a->addr);
+	json_int(b, "sector", zms_addr_sector(z, a->addr));
+	json_int(b, "slot", zms_addr_offset(z, a->addr));
+	jid(b, z, "id", a->id);
+	json_int(b, "len", a->len);
+	json_int(b, "offset", a->offset);
+	json_int(b, "cycle", a->cycle);
+	tool_json_str(b, "status", zms_ate_status_name(a->status));
+	tool_json_str(b, "raw", raw);
+	json_hex(b, "data", d);
+	tool_json_str(b, "data_crc", crc ? a->data_crc_ok ? "ok" : "bad" : NULL);
+	g_free(raw);
+	if (d)
+		g_bytes_unref(d);
+}
+
+static void json_ates(JsonBuilder *b, const struct zms_inspect *z)
+{
+	guint i;
+
+	json_builder_set_member_name(b, "ates");
+	json_builder_begin_array(b);
+	for (i = 0; i < z->ates->len; i++) {
+		json_builder_begin_object(b);
+		json_ate(b, z, &g_array_index(z->ates, struct fc_zms_ate_info, i));
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void json_history(JsonBuilder *b, const struct inspect *in)
+{
+	const struct zms_inspect *z = in->zms;
+	guint i;
+
+	json_builder_set_member_name(b, "history");
+	json_builder_begin_object(b);
+	if (z->history_ok)
+		jid(b, z, "id", z->history_id);
+	else
+		tool_json_str(b, "id", NULL);
+	tool_json_str(b, "name", g_ascii_isdigit(*in->opt.history) ? NULL : in->opt.history);
+	json_builder_set_member_name(b, "values");
+	json_builder_begin_array(b);
+	for (i = 0; i < z->history->len; i++) {
+		const struct zms_hist *h = &g_array_index(z->history, struct zms_hist, i);
+
+		json_builder_begin_object(b);
+		json_ate(b, z, &h->ate);
+		json_hex(b, "value", h->value);
+		json_bool(b, "deleted", h->rc == FC_ENOENT);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+}
+
+static void json_settings(JsonBuilder *b, const struct zms_inspect *z)
+{
+	guint i;
+
+	json_builder_set_member_name(b, "settings");
+	json_builder_begin_array(b);
+	for (i = 0; i < z->settings->len; i++) {
+		const struct zms_setting *s = &g_array_index(z->settings, struct zms_setting, i);
+		gsize n;
+		const char *p = g_bytes_get_data(s->value, &n);
+		char *text = printable(s->value) ? tool_esc_utf8(p, (gssize)n) : NULL;
+
+		json_builder_begin_object(b);
+		tool_json_bytes(b, "name", s->name, s->name_len);
+		json_int(b, "name_id", s->name_id);
+		json_hex(b, "value", s->value);
+		tool_json_str(b, "text", text);
+		json_builder_end_object(b);
+		g_free(text);
+	}
+	json_builder_end_array(b);
+}
+
+void zms_print_json(struct inspect *in)
+{
+	const struct zms_inspect *z = in->zms;
+	JsonBuilder *b = json_builder_new();
+
+	json_builder_begin_object(b);
+	json_int(b, "schema", 1);
+	tool_json_str(b, "file", in->path);
+	json_int(b, "file_size", (gint64)in->input.len);
+	tool_json_str(b, "input_format", tool_image_format_name(in->image.format));
+	json_int(b, "image_base", (gint64)in->image_base);
+	json_int(b, "image_size", (gint64)in->file_len);
+	tool_json_str(b, "format_kind", "zms");
+	json_geometry(b, in);
+	if (in->opt.summary)
+		json_summary(b, in);
+	if (in->opt.live)
+		json_live(b, z);
+	if (in->opt.ates)
+		json_ates(b, z);
+	if (in->opt.history)
+		json_history(b, in);
+	if (in->opt.settings)
+		json_settings(b, z);
+	json_builder_set_member_name(b, "verdicts");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < in->verdicts->len; i++)
+		json_verdict(b, &g_array_index(in->verdicts, struct verdict, i));
+	json_builder_end_array(b);
+	json_int(b, "errors", in->errors);
+	json_int(b, "warnings", in->warnings);
+	json_builder_end_object(b);
+	tool_json_print(b);
+}
