@@ -2,6 +2,9 @@
 #include "bench_check.h"
 
 #include "fdtcache/nvs.h"
+#include "fdtcache/zms.h"
+
+#include "bench_zms.h"
 
 /* NVS's limits (Zephyr's): sectors address 16-bit offsets; 32-byte compare blocks. */
 #define NVS_MAX_SECTOR 65536u
@@ -39,13 +42,14 @@ static char *check_sector(const struct bench_perm *perm, const struct fc_flash_s
 			  uint32_t sector_size, uint32_t ate_size)
 {
 	char *s = knob_text(perm, BENCH_K_SECTOR_SIZE, p, "erase unit", sector_size);
+	uint32_t min_ates = bench_is_zms(perm) ? FC_ZMS_MIN_ATES : NVS_MIN_SECTOR_ATES;
 
 	if (sector_size % p->erase_size)
 		return because(s, "is not a multiple of %s's %u-byte erase unit", p->name,
 			       p->erase_size);
-	if (sector_size < NVS_MIN_SECTOR_ATES * ate_size || sector_size % ate_size)
+	if (sector_size < min_ates * ate_size || sector_size % ate_size)
 		return because(s, "does not hold %u ATE slots of %u bytes as whole slots",
-			       NVS_MIN_SECTOR_ATES, ate_size);
+			       min_ates, ate_size);
 	g_free(s);
 	return NULL;
 }
@@ -58,8 +62,8 @@ static char *check_write_block(const struct bench_perm *perm, const struct fc_fl
 	if (!fc_is_pow2(write_block))
 		return because(s, "is not a power of two");
 	if (write_block > NVS_MAX_WRITE_BLOCK)
-		return because(s, "exceeds NVS's largest write block (%u bytes)",
-			       NVS_MAX_WRITE_BLOCK);
+		return because(s, "exceeds %s's largest write block (%u bytes)",
+			       bench_is_zms(perm) ? "ZMS" : "NVS", NVS_MAX_WRITE_BLOCK);
 	if (p->erase_size % write_block)
 		return because(s, "does not divide %s's %u-byte erase unit", p->name,
 			       p->erase_size);
@@ -87,8 +91,8 @@ char *bench_check_perm(const struct bench_perm *perm, const struct fc_flash_sim_
 		       uint32_t sector_size, uint32_t write_block)
 {
 	uint64_t size = (uint64_t)sector_size * (uint64_t)perm->v[BENCH_K_SECTORS];
-	uint32_t ate_size = FC_ALIGN_UP(FC_MAX((uint32_t)FC_NVS_ATE_BYTES, write_block),
-					write_block);
+	uint32_t ate_bytes = bench_is_zms(perm) ? FC_ZMS_ATE_BYTES : FC_NVS_ATE_BYTES;
+	uint32_t ate_size = FC_ALIGN_UP(FC_MAX(ate_bytes, write_block), write_block);
 	char *why;
 
 	if (!preset)
@@ -96,7 +100,7 @@ char *bench_check_perm(const struct bench_perm *perm, const struct fc_flash_sim_
 						    perm->geometry ? perm->geometry : "-"),
 				    ",", ';');
 	/* the sector first: nand's blocks break it before its pages break the write block */
-	if (sector_size > NVS_MAX_SECTOR)
+	if (sector_size > NVS_MAX_SECTOR && !bench_is_zms(perm))
 		return because(knob_text(perm, BENCH_K_SECTOR_SIZE, preset, "erase unit",
 					 sector_size),
 			       "exceeds NVS's largest sector (%u bytes: 16-bit offsets)",

@@ -11,6 +11,8 @@ static const struct bench_name variant_names[] = {
 	{ "ours", BENCH_VARIANT_OURS },
 	{ "zephyr-pre", BENCH_VARIANT_ZEPHYR_PRE },
 	{ "zephyr", BENCH_VARIANT_ZEPHYR },
+	{ "zms", BENCH_VARIANT_ZMS },
+	{ "zms-zephyr", BENCH_VARIANT_ZMS_ZEPHYR },
 	{ NULL, 0 },
 };
 
@@ -34,11 +36,12 @@ static const struct bench_name bool_names[] = {
 
 static const struct bench_knob_info knobs[BENCH_KNOB_COUNT] = {
 	[BENCH_K_VARIANT] = { "variant", "engine algorithms: ours, zephyr-pre (before the "
-			      "first-write fix), zephyr (after it)",
-			      BENCH_VARIANT_OURS, 0, 2, variant_names, false },
+			      "first-write fix), zephyr (after it); on ZMS: zms (ours), zms-zephyr",
+			      BENCH_VARIANT_OURS, 0, 4, variant_names, false },
 	[BENCH_K_SECTORS] = { "sectors", "sectors in the partition", 8, 2, 65535, NULL, true },
-	[BENCH_K_SECTOR_SIZE] = { "sector_size", "bytes per sector (auto: the erase unit)",
-				  BENCH_AUTO, 64, 65536, auto_names, true },
+	[BENCH_K_SECTOR_SIZE] = { "sector_size", "bytes per sector (auto: the erase unit; NVS "
+				  "takes up to 64 KiB, ZMS up to 1 GiB)",
+				  BENCH_AUTO, 64, 1 << 30, auto_names, true },
 	[BENCH_K_WRITE_BLOCK] = { "write_block", "write block in bytes (auto: the write unit)",
 				  BENCH_AUTO, 1, 32, auto_names, true },
 	[BENCH_K_VALUE_SIZE] = { "value_size", "bytes per value", 4, 0, 65535, NULL, true },

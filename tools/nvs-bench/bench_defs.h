@@ -40,6 +40,8 @@ enum bench_variant {
 	BENCH_VARIANT_OURS,
 	BENCH_VARIANT_ZEPHYR_PRE, /* Zephyr before the first-write fix (PR #69103) */
 	BENCH_VARIANT_ZEPHYR,     /* Zephyr after the fix */
+	BENCH_VARIANT_ZMS,        /* ours on ZMS (bench_zms.h) */
+	BENCH_VARIANT_ZMS_ZEPHYR, /* Zephyr's ZMS algorithms */
 };
 
 enum bench_wait {

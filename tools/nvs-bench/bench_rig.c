@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "bench_rig.h"
 #include "bench_check.h"
+#include "bench_zms.h"
 
 #include <string.h>
 #include <time.h>
 
 /*
- * Zephyr's default CONFIG_NVS_LOOKUP_CACHE_SIZE, and the seed's name cache:
+ * Zephyr's default CONFIG_NVS_LOOKUP_CACHE_SIZE (and CONFIG_ZMS_LOOKUP_CACHE_SIZE),
+ * and the seed's name cache:
  * larger than its 255 RPL names (CONFIG_SETTINGS_NVS_NAME_CACHE_SIZE is 128
  * by default; give -D name_cache_slots=128 for that).
  */
@@ -139,6 +141,7 @@ void bench_rig_free(struct bench_rig *rig)
 	g_free(rig->ate_cache);
 	g_free(rig->index);
 	g_free(rig->names);
+	g_free(rig->zslots);
 	g_free(rig->why);
 }
 
@@ -156,12 +159,35 @@ static uint32_t pow2_at_least(uint32_t n)
 	return p;
 }
 
-int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
+uint32_t bench_rig_slots(const struct bench_rig *rig, bool zephyr, uint32_t ids)
 {
 	int64_t slots = rig->perm->v[BENCH_K_LOOKUP_SLOTS];
+
+	/* ours: an exact map at most half full, so no id is ever looked up on flash */
+	if (slots == BENCH_AUTO)
+		slots = zephyr ? ZEPHYR_LOOKUP_SLOTS : pow2_at_least(2 * ids + 2);
+	return (uint32_t)slots;
+}
+
+uint32_t bench_rig_ate_cache(struct bench_rig *rig, bool zephyr)
+{
 	int64_t ate_cache = rig->perm->v[BENCH_K_ATE_CACHE];
+
+	if (ate_cache == BENCH_AUTO)
+		ate_cache = zephyr ? 0 : DEFAULT_ATE_CACHE;
+	g_free(rig->ate_cache);
+	rig->ate_cache = ate_cache ? g_new(uint8_t, ate_cache) : NULL;
+	return (uint32_t)ate_cache;
+}
+
+int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
+{
 	int rc;
-	struct fc_nvs_config cfg = {
+	struct fc_nvs_config cfg;
+
+	if (bench_is_zms(rig->perm))
+		return bench_zms_mount(rig, ids);
+	cfg = (struct fc_nvs_config){
 		.flash = &rig->dev,
 		.sector_size = rig->sector_size,
 		.sector_count = (uint16_t)rig->perm->v[BENCH_K_SECTORS],
@@ -169,19 +195,12 @@ int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
 		.lookup = is_zephyr(rig) ? FC_NVS_LOOKUP_ZEPHYR : FC_NVS_LOOKUP_INDEX,
 	};
 
-	/* ours: an exact map at most half full, so no id is ever looked up on flash */
-	if (slots == BENCH_AUTO)
-		slots = is_zephyr(rig) ? ZEPHYR_LOOKUP_SLOTS : pow2_at_least(2 * ids + 2);
-	cfg.index_slot_count = (uint32_t)slots;
+	cfg.index_slot_count = bench_rig_slots(rig, is_zephyr(rig), ids);
 	g_free(rig->index);
 	rig->index = g_new(struct fc_cache_slot, cfg.index_slot_count + 1);
 	cfg.index_slots = cfg.index_slot_count ? rig->index : NULL;
-	if (ate_cache == BENCH_AUTO)
-		ate_cache = is_zephyr(rig) ? 0 : DEFAULT_ATE_CACHE;
-	g_free(rig->ate_cache);
-	rig->ate_cache = ate_cache ? g_new(uint8_t, ate_cache) : NULL;
+	cfg.ate_cache_size = bench_rig_ate_cache(rig, is_zephyr(rig));
 	cfg.ate_cache = rig->ate_cache;
-	cfg.ate_cache_size = (uint32_t)ate_cache;
 	cfg.read_buf = rig->read_buf;
 	cfg.read_buf_size = sizeof(rig->read_buf);
 	rc = fc_nvs_mount(&rig->fs, &cfg);
@@ -196,6 +215,8 @@ int bench_rig_settings(struct bench_rig *rig)
 	int64_t slots = rig->perm->v[BENCH_K_NAME_CACHE_SLOTS];
 	struct fc_settings_config cfg = { .fs = &rig->fs };
 
+	if (bench_is_zms(rig->perm))
+		return bench_zms_settings(rig);
 	if (slots == BENCH_AUTO)
 		slots = is_zephyr(rig) ? ZEPHYR_NAME_CACHE : rig->perm->v[BENCH_K_ENTRIES];
 	switch (rig->perm->v[BENCH_K_VARIANT]) {
@@ -225,6 +246,8 @@ uint32_t bench_rig_record_size(const struct bench_rig *rig)
 	uint32_t ate = FC_ALIGN_UP(FC_MAX(8u, wb), wb);
 	uint32_t len = rig->value_size + (rig->perm->v[BENCH_K_DATA_CRC] ? 4u : 0u);
 
+	if (bench_is_zms(rig->perm))
+		return bench_zms_record_size(rig);
 	return FC_ALIGN_UP(len, wb) + ate;
 }
 

@@ -13,6 +13,8 @@
 #include "fdtcache/nvs.h"
 #include "fdtcache/poll.h"
 #include "fdtcache/settings.h"
+#include "fdtcache/settings_zms.h"
+#include "fdtcache/zms.h"
 
 #include "bench_out.h"
 
@@ -47,6 +49,9 @@ struct bench_rig {
 	uint8_t read_buf[FC_NVS_READ_BUF_SIZE]; /* NVS scans read through it */
 	struct fc_settings set;
 	uint16_t *names;          /* settings name cache */
+	struct fc_zms zfs;        /* the ZMS variants (bench_zms.h) */
+	struct fc_zms_slot *zslots;
+	struct fc_settings_zms zset;
 
 	struct bench_mark mark;
 	char *why;                /* why the permutation cannot run (see bench_check.h) */
@@ -64,6 +69,10 @@ void bench_rig_free(struct bench_rig *rig);
 
 /* bench_rig_mount - (re)mount the partition; ids sizes the index of ours. */
 int bench_rig_mount(struct bench_rig *rig, uint32_t ids);
+/* Index slots as the knob says; auto: Zephyr's lookup cache, or for ours an exact map of ids. */
+uint32_t bench_rig_slots(const struct bench_rig *rig, bool zephyr, uint32_t ids);
+/* (Re)allocate rig->ate_cache as the knob says (auto: 256 bytes for ours); returns its size. */
+uint32_t bench_rig_ate_cache(struct bench_rig *rig, bool zephyr);
 /* bench_rig_settings - attach the settings layer to the mounted partition. */
 int bench_rig_settings(struct bench_rig *rig);
 

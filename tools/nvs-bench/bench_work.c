@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "bench_work.h"
+#include "bench_zms.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -56,29 +57,23 @@ static int save_all(struct bench_rig *rig, uint32_t gen)
 	for (uint32_t i = 0; i < entries(rig) && rc >= 0; i++) {
 		rpl_name(name, sizeof(name), i);
 		make_value(rig, value, i, gen);
-		rc = fc_settings_save(&rig->set, name, value, rig->value_size);
+		rc = bench_set_save(rig, name, value, rig->value_size);
 	}
 	g_free(value);
 	return rc;
 }
 
-static int count_entry(void *ctx, const struct fc_settings_entry *e)
-{
-	(void)e;
-	(*(uint32_t *)ctx)++;
-	return 0;
-}
-
 /* Mount, attach settings and load everything, as a device boots. */
 static int attach(struct bench_rig *rig, uint32_t *loaded)
 {
-	uint8_t buf[64];
-	int rc = bench_rig_mount(rig, 2 * entries(rig) + 1);
+	/* ids per name: name and value, and on ZMS its list node */
+	uint32_t per_name = bench_is_zms(rig->perm) ? 3 : 2;
+	int rc = bench_rig_mount(rig, per_name * entries(rig) + 1);
 
 	if (!rc)
 		rc = bench_rig_settings(rig);
 	if (!rc)
-		rc = fc_settings_load(&rig->set, buf, sizeof(buf), count_entry, loaded);
+		rc = bench_set_load(rig, loaded);
 	return rc;
 }
 
@@ -136,7 +131,7 @@ static int write_ids(struct bench_rig *rig, uint32_t count, uint32_t gen)
 
 	for (uint32_t id = 1; id <= count && rc >= 0; id++) {
 		make_value(rig, value, id, gen);
-		rc = fc_nvs_write(&rig->fs, (uint16_t)id, value, rig->value_size);
+		rc = bench_kv_write(rig, id, value, rig->value_size);
 	}
 	g_free(value);
 	return rc;
@@ -150,7 +145,7 @@ static int verify_ids(struct bench_rig *rig, uint32_t count, uint32_t gen)
 
 	for (uint32_t id = 1; id <= count && rc >= 0; id++) {
 		make_value(rig, want, id, gen);
-		rc = fc_nvs_read(&rig->fs, (uint16_t)id, got, rig->value_size);
+		rc = bench_kv_read(rig, id, got, rig->value_size);
 		if (rc >= 0 && ((uint32_t)rc != rig->value_size || memcmp(want, got, rc)))
 			rc = FC_ECORRUPT;
 	}
@@ -189,10 +184,10 @@ static int random_updates(struct bench_rig *rig, uint32_t count)
 		uint16_t id = (uint16_t)g_rand_int_range(rng, 1, (gint32)entries(rig) + 1);
 
 		if (g_rand_int_range(rng, 0, 5) == 0) {
-			rc = fc_nvs_delete(&rig->fs, id);
+			rc = bench_kv_delete(rig, id);
 		} else {
 			make_value(rig, value, id, i + 2);
-			rc = fc_nvs_write(&rig->fs, id, value, rig->value_size);
+			rc = bench_kv_write(rig, id, value, rig->value_size);
 		}
 	}
 	g_free(value);
@@ -227,7 +222,7 @@ static int run_logging(struct bench_rig *rig)
 		bench_phase_begin(rig);
 		for (uint32_t i = 0; i < n && rc >= 0; i++) {
 			make_value(rig, value, 0, i + 1);
-			rc = fc_nvs_write(&rig->fs, 0, value, rig->value_size);
+			rc = bench_kv_write(rig, 0, value, rig->value_size);
 		}
 		rc = bench_phase_end(rig, "log", n, rc);
 	}
@@ -247,7 +242,7 @@ static int run_many(struct bench_rig *rig)
 		bench_phase_begin(rig);
 		for (; stored < limit; stored++) {
 			make_value(rig, value, stored, 1);
-			rc = fc_nvs_write(&rig->fs, (uint16_t)stored, value, rig->value_size);
+			rc = bench_kv_write(rig, stored, value, rig->value_size);
 			if (rc < 0)
 				break;
 		}
