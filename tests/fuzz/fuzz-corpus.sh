@@ -47,6 +47,15 @@ for expect in "$top"/fixtures/nvs/zephyr/*.expect.txt; do
 	{ bytes "${opts%:*}" "${opts#*:}"; cat "$bin"; } >"$dir/inspect/$name.bin"
 done
 
+# the ZMS vectors for nvs-inspect (the format is told from the content): every view, the
+# default, a given 8 KiB sector with --history 3, every view wide
+n=0
+for bin in "$top"/fixtures/zms/zephyr/*.bin; do
+	opts=$(echo "3f:00 00:00 41:83 7f:00" | cut -d' ' -f$((n % 4 + 1)))
+	n=$((n + 1))
+	{ bytes "${opts%:*}" "${opts#*:}"; cat "$bin"; } >"$dir/inspect/zms-$(basename "$bin")"
+done
+
 "$bld/tests/fuzz/fuzz_mkseeds" "$dir/nvs_image"
 for img in "$dir"/nvs_image/*-ff.bin "$dir"/nvs_image/*-00.bin; do
 	name=$(basename "$img")
@@ -72,6 +81,7 @@ done
 # -D/-G arguments as the README and the tests give them, one per line
 printf 'entries=8,range(16,80,16)\nvariant=zephyr,ours\nGnrf52840,spi-nor\n' \
 	>"$dir/bench_defs/readme"
+printf 'variant=zephyr,ours,zms-zephyr,zms\nsector_size=131072\n' >"$dir/bench_defs/zms"
 printf 'sectors=range(2,12)\nentries=range(4,44,4)\nvalue_size=4,8,16,32,64\n' \
 	>"$dir/bench_defs/sweep"
 printf 'wait=tick,spin,adaptive\nlookup_slots=auto,0,512\ndata_crc=off,on\nGnand,ram\n' \

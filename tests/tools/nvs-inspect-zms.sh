@@ -97,6 +97,14 @@ grep -Eq '^warning +torn-data +sector 2 offset 0x03f0: 12 bytes' "$tmp/check" ||
 timeout 60 "$tool" --check "$vec/zms_cut_erase.bin" > "$tmp/check"
 grep -q 'a mount would erase sector 3 and write its empty ATE' "$tmp/check" || bad "zms_cut_erase: the mount's erase of sector 3 is not said"
 
+# settings_cut: setting 10's value and list node stay stored, unreached by the list
+timeout 60 "$tool" --check "$vec/settings_cut.bin" > "$tmp/check"
+for id in 0xbd8d1501 0xfd8d1500; do
+	grep -Eq "^warning +settings-unlinked +sector 0 offset 0x[0-9a-f]{4}: settings id $id is stored" "$tmp/check" ||
+		bad "settings_cut: no settings-unlinked verdict for $id"
+done
+[ "$(grep -c settings-unlinked "$tmp/check")" -eq 2 ] || bad "settings_cut: $(grep -c settings-unlinked "$tmp/check") settings-unlinked verdicts, expected 2"
+
 # history: four passes over id 5 (new, new, new, same), newest first
 timeout 60 "$tool" --history 5 "$vec/zms_history.bin" > "$tmp/hist"
 [ "$(grep -c ' len=4 data=' "$tmp/hist")" -eq 4 ] || { bad "zms_history: --history 5 lists $(grep -c ' len=' "$tmp/hist") values, expected 4"; cat "$tmp/hist"; }
