@@ -360,7 +360,11 @@ static int locate(struct fc_zms *fs, bool may_write)
 
 /* ---- recovery of an interrupted GC ---- */
 
-/* A valid gc_done ATE above ate_wra in the write sector? */
+/*
+ * A gc_done ATE of the write sector's cycle above ate_wra? (Zephyr takes
+ * one of any cycle: on a device without erase, a stale one from the
+ * sector's last use then skips the GC a cut interrupted.)
+ */
 static int has_gc_done(const struct fc_zms *fs)
 {
 	struct zate a;
@@ -371,7 +375,7 @@ static int has_gc_done(const struct fc_zms *fs)
 
 		if (rc)
 			return rc;
-		if (zms_gc_done_valid_(fs, &a))
+		if (zms_valid_(&a, fs->sector_cycle) && zms_gc_done_valid_(fs, &a))
 			return 1;
 	}
 	return 0;

@@ -496,6 +496,135 @@ START_TEST(value_bytes_pass_for_ate)
 }
 END_TEST
 
+/* ---- the cycle counter through its wrap (Zephyr #84874) ---- */
+
+/* A device without erase (RRAM): programs overwrite; a cut program keeps its first half. */
+struct rram {
+	struct fc_flash dev;
+	uint8_t mem[3 * 512];
+	uint32_t ops, cut_at; /* programs since armed; the one that is cut (0: none) */
+	uint32_t close_off;   /* note the op number of the first program there... */
+	uint32_t close_op;    /* ...here */
+	bool off;
+};
+
+static int rram_read(void *ctx, uint32_t off, void *buf, uint32_t len)
+{
+	memcpy(buf, ((struct rram *)ctx)->mem + off, len);
+	return 0;
+}
+
+static int rram_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
+{
+	struct rram *d = ctx;
+
+	if (d->off)
+		return FC_EPOWER;
+	if (++d->ops == d->cut_at) {
+		memcpy(d->mem + off, buf, len / 2);
+		d->off = true;
+		return FC_EPOWER;
+	}
+	if (off == d->close_off && !d->close_op)
+		d->close_op = d->ops;
+	memcpy(d->mem + off, buf, len);
+	return 0;
+}
+
+static int rram_erase(void *ctx, uint32_t off, uint32_t len)
+{
+	(void)ctx;
+	(void)off;
+	(void)len;
+	ck_abort_msg("a device without erase was erased");
+	return FC_EIO;
+}
+
+static void rram_rig(struct rig *r, struct rram *d, bool zephyr)
+{
+	d->dev = (struct fc_flash){ .geo = { .size = sizeof(d->mem), .erase_size = 512,
+					      .write_size = 4, .erase_value = 0xff },
+				    .read = rram_read, .prog = rram_prog, .erase = rram_erase,
+				    .ctx = d };
+	memset(d->mem, 0xff, sizeof(d->mem));
+	d->ops = d->cut_at = d->close_op = 0;
+	d->close_off = UINT32_MAX;
+	d->off = false;
+	r->cfg = (struct fc_zms_config){
+		.flash = &d->dev, .sector_size = 512, .sector_count = 3, .no_erase = true,
+		.data_crc = true, .lookup = zephyr ? FC_ZMS_LOOKUP_ZEPHYR : FC_ZMS_LOOKUP_INDEX,
+		.index_slots = r->slots, .index_slot_count = zephyr ? 8 : 64,
+	};
+	memset(r->model_len, 0, sizeof(r->model_len));
+	r->cut_len = UINT32_MAX;
+	ck_assert_int_eq(fc_zms_mount(&r->fs, &r->cfg), 0);
+}
+
+/*
+ * Zephyr #84874: on a device without erase, every GC a cut interrupts is
+ * redone by the next mount, which first gives the write sector a new
+ * empty ATE, one cycle on. After 256 such cuts the cycle is back where it
+ * was; when it equals the cycle of the close ATE the sector kept from its
+ * last use, the write sector looks closed. Here 300 mounts are each cut in
+ * the GC they redo: the cycle goes round, steps over the close ATE's, and
+ * the final mount finds every value.
+ */
+START_TEST(cycle_wraps_in_cut_gcs)
+{
+	static struct rig r;
+	static struct rram d;
+
+	for (int zephyr = 0; zephyr < 2; zephyr++) {
+		uint32_t ws, empty_at, close_op, skips = 0, wraps = 0;
+		uint8_t close_cycle, cycle;
+
+		rram_rig(&r, &d, zephyr);
+		ck_assert_int_eq(workload(&r, 0, 8), 0);
+		ws = fc_zms_addr_sector(&r.fs, r.fs.ate_wra);
+		/* cut the GC after closing ws, at its first copy */
+		d.close_off = ws * 512 + 512 - 32;
+		d.ops = 0;
+		d.cut_at = UINT32_MAX;
+		ck_assert_int_eq(fc_zms_sector_use_next(&r.fs), 0);
+		close_op = d.close_op;
+		ck_assert_uint_ne(close_op, 0);
+		rram_rig(&r, &d, zephyr);
+		ck_assert_int_eq(workload(&r, 0, 8), 0);
+		d.ops = 0;
+		d.cut_at = close_op + 1;
+		ck_assert_int_eq(fc_zms_sector_use_next(&r.fs), FC_EPOWER);
+		ws = (ws + 1) % 3;
+		empty_at = ws * 512 + 512 - 16;
+		close_cycle = d.mem[ws * 512 + 512 - 32 + 1];
+		cycle = d.mem[empty_at + 1];
+		for (int k = 0; k < 300; k++) {
+			uint8_t before = cycle;
+
+			d.off = false;
+			d.ops = 0;
+			d.cut_at = 2; /* the new empty ATE is written, the first copy is cut */
+			ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), FC_EPOWER);
+			cycle = d.mem[empty_at + 1];
+			ck_assert_uint_ne(cycle, close_cycle);
+			skips += cycle == (uint8_t)(before + 2);
+			wraps += cycle < before;
+			ck_assert(cycle == (uint8_t)(before + 1) || cycle == (uint8_t)(before + 2));
+		}
+		ck_assert_uint_ge(wraps, 1);
+		ck_assert_uint_ge(skips, 1);
+		d.off = false;
+		d.cut_at = 0;
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		check_model(&r, "after 300 cut GCs");
+		for (uint32_t round = 0; round < 6; round++) {
+			ck_assert_int_eq(workload(&r, 200 + round, 1), 0);
+			ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+			check_model(&r, "after more writes and a remount");
+		}
+	}
+}
+END_TEST
+
 Suite *zms_recovery_suite(void);
 
 Suite *zms_recovery_suite(void)
@@ -510,6 +639,7 @@ Suite *zms_recovery_suite(void)
 	tcase_add_test(tc, two_sectors_torn_erase_keeps_first_slot);
 	tcase_add_test(tc, value_bytes_pass_for_ate);
 	tcase_add_test(tc, torn_close_never_programmed_again);
+	tcase_add_test(tc, cycle_wraps_in_cut_gcs);
 	suite_add_tcase(s, tc);
 	return s;
 }
