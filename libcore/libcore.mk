@@ -29,7 +29,8 @@ LIBCORE_nvs_SRCS = nvs_int.h nvs_ate.c nvs_ate_cache.c nvs_log.c nvs_index.c nvs
 LIBCORE_nvs_HDRS = include/fdtcache/nvs.h
 LIBCORE_settings_SRCS = settings.c
 LIBCORE_settings_HDRS = include/fdtcache/settings.h
-LIBCORE_zms_SRCS = zms_int.h zms.c zms_gc.c zms_log.c zms_index.c zms_zephyr.c zms_walk.c
+LIBCORE_zms_SRCS = zms_int.h zms.c zms_gc.c zms_log.c zms_index.c zms_zephyr.c zms_walk.c \
+	zms_recover.c
 LIBCORE_zms_HDRS = include/fdtcache/zms.h
 LIBCORE_settings_zms_SRCS = settings_zms.c
 LIBCORE_settings_zms_HDRS = include/fdtcache/settings_zms.h
@@ -39,7 +40,7 @@ LIBCORE_dt_HDRS = include/fdtcache/dt.h
 # Everything (the union of the lists above).
 LIBCORE_SRCS = err.c version.c crc.c cache.c poll.c flash.c flash_int.h flash_sim.c \
 	nvs_int.h nvs_ate.c nvs_ate_cache.c nvs_log.c nvs_index.c nvs_zephyr.c nvs.c nvs_walk.c settings.c \
-	zms_int.h zms.c zms_gc.c zms_log.c zms_index.c zms_zephyr.c zms_walk.c settings_zms.c \
+	zms_int.h zms.c zms_gc.c zms_log.c zms_index.c zms_zephyr.c zms_walk.c zms_recover.c settings_zms.c \
 	dt_int.h dt.c dt_walk.c dt_lookup.c
 LIBCORE_HDRS = include/fdtcache/fc_env.h include/fdtcache/fc_err.h include/fdtcache/version.h \
 	include/fdtcache/crc.h include/fdtcache/cache.h include/fdtcache/poll.h \

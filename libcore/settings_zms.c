@@ -65,6 +65,7 @@ static int node_read(struct fc_zms *fs, uint32_t id, struct node *nd)
 	return 0;
 }
 
+#ifndef FC_READONLY
 static int node_write(struct fc_zms *fs, uint32_t id, uint32_t prev, uint32_t next)
 {
 	uint8_t b[NODE_BYTES];
@@ -75,6 +76,7 @@ static int node_write(struct fc_zms *fs, uint32_t id, uint32_t prev, uint32_t ne
 	rc = fc_zms_write(fs, id, b, sizeof(b));
 	return rc < 0 ? rc : 0;
 }
+#endif /* FC_READONLY */
 
 /* Bound on list steps: more nodes than this cannot fit any partition. */
 static uint32_t max_nodes(const struct fc_zms *fs)
@@ -96,13 +98,19 @@ static int find_last(struct fc_settings_zms *s)
 			if (cur == FC_SETTINGS_ZMS_HEAD) {
 				s->last = FC_SETTINGS_ZMS_HEAD;
 				s->second_to_last = 0;
-				return node_write(s->fs, FC_SETTINGS_ZMS_HEAD, 0, 0);
 			}
+#ifndef FC_READONLY /* FC_READONLY: the list as it is, ended in RAM */
+			if (cur == FC_SETTINGS_ZMS_HEAD)
+				return node_write(s->fs, FC_SETTINGS_ZMS_HEAD, 0, 0);
 			/* a cut left the end linked to a node that is gone */
 			return node_write(s->fs, s->last, s->second_to_last, 0);
+#else
+			return 0;
+#endif
 		}
 		if (rc)
 			return rc;
+#ifndef FC_READONLY
 		if (nd.prev != prev) {
 			/* a cut in the middle of an unlink */
 			rc = fc_zms_delete(s->fs, nd.prev);
@@ -110,8 +118,9 @@ static int find_last(struct fc_settings_zms *s)
 				rc = node_write(s->fs, cur, prev, nd.next);
 			if (rc)
 				return rc;
-			nd.prev = prev;
 		}
+#endif
+		nd.prev = prev;
 		prev = cur;
 		if (((cur & COLLISION_MASK) >> 1) > s->collisions)
 			s->collisions = (uint8_t)((cur & COLLISION_MASK) >> 1);
@@ -176,6 +185,7 @@ static int find_name(struct fc_settings_zms *s, const char *name, size_t len, ui
 	return 0;
 }
 
+#ifndef FC_READONLY
 /* Take node id out of the list (settings_zms_unlink_ll_node). */
 static int unlink_node(struct fc_settings_zms *s, uint32_t node)
 {
@@ -262,6 +272,8 @@ static int node_linked(struct fc_settings_zms *s, uint32_t node)
 	return up.next == node;
 }
 
+#endif /* FC_READONLY */
+
 /* find_name for a name yet to be checked; *len gets its length. */
 static int lookup(struct fc_settings_zms *s, const char *name, size_t *len, uint32_t *id,
 		  bool *grow)
@@ -274,6 +286,7 @@ static int lookup(struct fc_settings_zms *s, const char *name, size_t *len, uint
 	return find_name(s, name, *len, id, grow);
 }
 
+#ifndef FC_READONLY
 int fc_settings_zms_save(struct fc_settings_zms *s, const char *name, const void *value,
 			 size_t len)
 {
@@ -303,6 +316,7 @@ int fc_settings_zms_delete(struct fc_settings_zms *s, const char *name)
 {
 	return fc_settings_zms_save(s, name, NULL, 0);
 }
+#endif /* FC_READONLY */
 
 int fc_settings_zms_get(struct fc_settings_zms *s, const char *name, void *buf, size_t len)
 {
@@ -366,9 +380,12 @@ int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_siz
 		rc = node_read(s->fs, cur, &nd);
 		if (!rc)
 			rc = read_pair(s->fs, cur, name, buf, buf_size, &e);
+#ifndef FC_READONLY /* FC_READONLY: a half pair is skipped, not deleted */
 		if (rc == 0)
 			rc = delete_id(s, cur & ~NODE_BIT);
-		else if (rc == 1)
+		else
+#endif
+		if (rc == 1)
 			rc = cb ? cb(ctx, &e) : 0;
 	}
 	return rc;

@@ -94,40 +94,6 @@ static int check_magic(const struct zate *empty, bool *magic)
 	return (empty->meta & 0xff) == ZMS_VERSION ? 0 : FC_ECORRUPT;
 }
 
-/*
- * Give sector s its empty ATE: the old cycle plus one (0 when it had no
- * empty ATE), skipping the cycle of the close ATE still there.
- */
-static int add_empty(struct fc_zms *fs, uint32_t s)
-{
-	uint8_t b[FC_ZMS_ATE_BYTES], cycle;
-	struct zate close;
-	int rc = zms_cycle_or_zero_(fs, s, &cycle);
-
-	if (rc)
-		return rc;
-	rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), &close);
-	if (rc)
-		return rc;
-	cycle++;
-	if (close.cycle == cycle)
-		cycle++;
-	zms_ate_empty_(fs, b, cycle);
-	return zms_al_write_(fs, zaddr(fs, s, empty_slot(fs)), b, FC_ZMS_ATE_BYTES);
-}
-
-int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s)
-{
-	int rc = zms_erase_(fs, s);
-
-	if (zephyr_mode(fs))
-		zms_zcache_drop_sector_(fs, s);
-	else
-		zms_index_drop_sector_(fs, s);
-	if (s == fs->torn_sector)
-		fs->torn_sector = ZMS_NO_ADDR;
-	return rc ? rc : add_empty(fs, s);
-}
 
 /* ---- finding the write position (Zephyr's zms_init) ---- */
 
@@ -247,6 +213,7 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 	bool magic = false;
 	int rc;
 
+	(void)may_write; /* FC_READONLY: never */
 	for (i = 0; i < n; i++) {
 		cur = i;
 		rc = zms_closed_(fs, i, &empty, &close);
@@ -269,6 +236,7 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 	}
 	if (closed == n && !magic)
 		return FC_ENOTSUP;
+#ifndef FC_READONLY
 	/* a cut before the empty ATE of a GC's new write sector: it holds nothing yet */
 	if (i < n && may_write && !zms_empty_valid_(fs, &empty)) {
 		rc = zms_erase_and_empty_(fs, cur);
@@ -277,6 +245,7 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 		if (rc)
 			return rc;
 	}
+#endif
 	if (i == n) {
 		rc = last_is_write_sector(fs, cur);
 		if (rc < 0)
@@ -288,8 +257,10 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 			return rc;
 		if (meta_format(&empty) == zms_format_(fs) && zms_empty_valid_(fs, &empty))
 			rc = check_magic(&empty, &magic);
+#ifndef FC_READONLY
 		else if (may_write)
 			rc = zms_erase_and_empty_(fs, cur);
+#endif
 		if (rc)
 			return rc;
 		rc = zms_cycle_or_zero_(fs, cur, &fs->sector_cycle);
@@ -360,110 +331,12 @@ static int locate(struct fc_zms *fs, bool may_write)
 
 /* ---- recovery of an interrupted GC ---- */
 
-/*
- * A gc_done ATE of the write sector's cycle above ate_wra? (Zephyr takes
- * one of any cycle: on a device without erase, a stale one from the
- * sector's last use then skips the GC a cut interrupted.)
- */
-static int has_gc_done(const struct fc_zms *fs)
-{
-	struct zate a;
-
-	for (uint32_t at = fs->ate_wra + fs->ate_size;
-	     zoffs(fs, at) < close_slot(fs); at += fs->ate_size) {
-		int rc = zms_ate_read_(fs, at, &a);
-
-		if (rc)
-			return rc;
-		if (zms_valid_(&a, fs->sector_cycle) && zms_gc_done_valid_(fs, &a))
-			return 1;
-	}
-	return 0;
-}
-
 static int build_lookup(struct fc_zms *fs)
 {
 	return zephyr_mode(fs) ? zms_zcache_rebuild_(fs) : zms_index_build_(fs);
 }
 
-/*
- * The sector after the write sector, not closed, must hold nothing but its
- * empty ATE: anything else is left by a cut erase (the one after a GC, or
- * the one the next GC starts with), which is done again here so that no
- * later program meets those bytes. Erasable flash only.
- */
-static int finish_torn_erase(struct fc_zms *fs, uint32_t s, const struct zate *empty)
-{
-	uint32_t end;
-	int rc;
-
-	if (fs->cfg.no_erase)
-		return 0;
-	rc = zms_dirty_end_(fs, zaddr(fs, s, 0), empty_slot(fs), &end);
-	if (rc)
-		return rc;
-	if (!end && (empty->erased || zms_empty_valid_(fs, empty)))
-		return 0;
-	return zms_erase_and_empty_(fs, s);
-}
-
-/*
- * The sector after the write sector is still closed: with a gc_done ATE
- * in the write sector only its erase was cut; without one, the GC itself
- * was, and runs again into the write sector, erased first (as Zephyr).
- */
-static int recover_gc(struct fc_zms *fs)
-{
-	uint32_t ws = zsect(fs, fs->ate_wra), nx = znext(fs, ws);
-	struct zate empty, close;
-	int rc = zms_closed_(fs, nx, &empty, &close);
-
-	if (rc < 0)
-		return rc;
-	if (!rc)
-		return finish_torn_erase(fs, nx, &empty);
-	rc = has_gc_done(fs);
-	if (rc < 0)
-		return rc;
-	if (rc)
-		return zms_erase_and_empty_(fs, nx);
-	rc = zms_erase_and_empty_(fs, ws);
-	if (rc)
-		return rc;
-	fs->ate_wra = zaddr(fs, ws, top_slot(fs));
-	fs->data_wra = zaddr(fs, ws, 0);
-	if (zephyr_mode(fs))
-		zms_zcache_fill_(fs, fs->ate_wra);
-	else
-		rc = zms_index_build_(fs);
-	return rc ? rc : zms_gc_(fs);
-}
-
-/*
- * A close ATE cut while being written leaves the write sector full and
- * open, with a dirty close slot. Zephyr programs the close ATE there again
- * (over bytes that are not erased); here it is never programmed: the
- * sector counts as closed with its torn close ATE (zms_closed_) and the
- * engine moves on to the next sector and its GC, whose gc_done ATE tells
- * later mounts that the torn sector was closed.
- */
-static int move_past_torn_close(struct fc_zms *fs)
-{
-	uint32_t ws = zsect(fs, fs->ate_wra), nx = znext(fs, ws), end;
-	int rc;
-
-	if (fs->cfg.no_erase)
-		return 0;
-	rc = zms_dirty_end_(fs, zaddr(fs, ws, close_slot(fs)), fs->ate_size, &end);
-	if (rc || end == close_slot(fs))
-		return rc;
-	fs->torn_sector = ws;
-	fs->ate_wra = zaddr(fs, nx, top_slot(fs));
-	fs->data_wra = zaddr(fs, nx, 0);
-	rc = zms_cycle_or_zero_(fs, nx, &fs->sector_cycle);
-	return rc ? rc : zms_gc_(fs);
-}
-
+#ifndef FC_READONLY
 int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
 {
 	int rc = setup(fs, cfg);
@@ -473,14 +346,27 @@ int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
 	if (!rc && !zephyr_mode(fs))
 		rc = zms_index_build_(fs);
 	if (!rc)
-		rc = recover_gc(fs);
+		rc = zms_recover_gc_(fs);
 	if (!rc && zephyr_mode(fs))
 		rc = build_lookup(fs);
 	if (!rc)
-		rc = move_past_torn_close(fs);
+		rc = zms_move_past_torn_close_(fs);
 	fs->mounted = rc == 0;
 	return rc;
 }
+#else
+int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
+{
+	int rc = setup(fs, cfg);
+
+	if (!rc)
+		rc = locate(fs, false);
+	if (!rc)
+		rc = build_lookup(fs);
+	fs->mounted = rc == 0;
+	return rc;
+}
+#endif /* FC_READONLY */
 
 /* Locate without writing and build the index: the read-only mount of the walk. */
 int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg)
@@ -494,6 +380,7 @@ int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg)
 	return rc;
 }
 
+#ifndef FC_READONLY
 int fc_zms_clear(struct fc_zms *fs)
 {
 	if (!fs->mounted)
@@ -507,6 +394,7 @@ int fc_zms_clear(struct fc_zms *fs)
 	}
 	return 0;
 }
+#endif /* FC_READONLY */
 
 /* ---- lookups ---- */
 
@@ -606,6 +494,7 @@ int fc_zms_read(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len)
 }
 
 /* ---- writes ---- */
+#ifndef FC_READONLY
 
 /* 1 when the value stored under ATE a at addr equals data, 0 if not. */
 static int value_equal(struct fc_zms *fs, const struct zate *a, uint32_t addr,
@@ -738,6 +627,7 @@ int fc_zms_delete(struct fc_zms *fs, fc_zms_id_t id)
 
 	return rc < 0 ? rc : 0;
 }
+#endif /* FC_READONLY */
 
 /* ---- space ---- */
 
@@ -757,6 +647,7 @@ int fc_zms_active_sector_free_space(struct fc_zms *fs)
 	return zms_free_in_(fs, zoffs(fs, fs->data_wra), zoffs(fs, fs->ate_wra));
 }
 
+#ifndef FC_READONLY
 int fc_zms_sector_use_next(struct fc_zms *fs)
 {
 	int rc;
@@ -770,3 +661,4 @@ int fc_zms_sector_use_next(struct fc_zms *fs)
 		fs->mounted = false;
 	return rc;
 }
+#endif /* FC_READONLY */

@@ -6,6 +6,8 @@
 #include "zms_int.h"
 #include "fdtcache/crc.h"
 
+#ifndef FC_READONLY /* nothing here: GC writes */
+
 /* ---- GC ---- */
 
 /* Is the valid ATE a at addr the newest of its id? */
@@ -138,3 +140,4 @@ int zms_sector_close_(struct fc_zms *fs)
 	fs->data_wra = zaddr(fs, nx, 0);
 	return zms_cycle_or_zero_(fs, nx, &fs->sector_cycle);
 }
+#endif /* FC_READONLY */

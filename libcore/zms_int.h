@@ -131,8 +131,16 @@ int zms_free_in_(const struct fc_zms *fs, uint32_t data_wra, uint32_t ate_wra);
 /* zms.c: locate the write position and build the index, writing nothing. */
 int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg);
 
-/* zms.c: erase sector s and program its empty ATE. */
+/* ---- zms_recover.c: the mount's recovery writes ---- */
+
+/* zms_erase_and_empty_ - erase sector s and program its empty ATE. */
 int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s);
+
+/* zms_recover_gc_ - redo an interrupted GC, or the erase after it. */
+int zms_recover_gc_(struct fc_zms *fs);
+
+/* zms_move_past_torn_close_ - leave a write sector whose close ATE a cut tore. */
+int zms_move_past_torn_close_(struct fc_zms *fs);
 
 /* ---- zms_gc.c: garbage collection and closing the write sector ---- */
 

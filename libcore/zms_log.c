@@ -28,6 +28,7 @@ int zms_flash_rd_(const struct fc_zms *fs, uint32_t addr, void *buf, uint32_t le
 	return fc_flash_read(fs->cfg.flash, dev_off(fs, addr), buf, len);
 }
 
+#ifndef FC_READONLY
 /* The ATE cache mirrors flash: a program stores its bytes, a failed one empties it. */
 static void cache_programmed(struct fc_zms *fs, uint32_t addr, const uint8_t *buf, uint32_t len,
 			     int rc)
@@ -103,6 +104,8 @@ int zms_erase_(struct fc_zms *fs, uint32_t s)
 		rc = erase_check(fs, s);
 	return rc;
 }
+
+#endif /* FC_READONLY */
 
 /*
  * *end = offset just past the last byte that is not erased in [addr, addr +
@@ -220,6 +223,7 @@ int zms_win_ate_(const struct fc_zms *fs, struct zms_win *w, uint32_t addr, stru
 	return 0;
 }
 
+#ifndef FC_READONLY
 void zms_ate_seal_(uint8_t *b)
 {
 	b[0] = fc_crc8_ccitt(0xff, b + 1, FC_ZMS_ATE_BYTES - 1);
@@ -282,6 +286,7 @@ int zms_ate_program_(struct fc_zms *fs, const uint8_t *b)
 		fs->ate_wra -= fs->ate_size;
 	return rc;
 }
+#endif /* FC_READONLY */
 
 /* ---- validity ---- */
 

@@ -96,6 +96,7 @@ START_TEST(settings_vectors)
 }
 END_TEST
 
+#ifndef FC_READONLY /* the tests that write */
 /* settings_rpl: 128 names, two passes; settings_many_saves: 16 names, 40 passes. */
 static const struct {
 	const char *name;
@@ -334,6 +335,8 @@ START_TEST(settings_first_save_reads)
 }
 END_TEST
 
+#endif /* FC_READONLY */
+
 static Suite *settings_zms_suite(void)
 {
 	Suite *s = suite_create("settings_zms");
@@ -341,11 +344,13 @@ static Suite *settings_zms_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, settings_vectors, 0, (int)FC_ARRAY_SIZE(images));
+#ifndef FC_READONLY
 	tcase_add_loop_test(tc, settings_replay, 0, (int)FC_ARRAY_SIZE(replays));
 	tcase_add_test(tc, settings_semantics);
 	tcase_add_test(tc, settings_collisions);
 	tcase_add_test(tc, settings_first_save_reads);
 	tcase_add_test(tc, settings_save_after_orphan_node);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,9 +18,9 @@
  *
  * Compile-time knobs (define them for every libcore file; none changes a
  * public struct). The default build has everything.
- *   FC_READONLY       nvs and settings without write, delete, GC or the
- *                     mount's and load's repairs (reads see what Zephyr
- *                     reads after its repairing mount)
+ *   FC_READONLY       nvs, settings, zms and settings_zms without write,
+ *                     delete, GC or the mount's and load's repairs (reads
+ *                     see what Zephyr reads after its repairing mount)
  *   FC_NO_EMULATION   nvs without its Zephyr comparison mode
  *                     (FC_NVS_LOOKUP_ZEPHYR is refused)
  *   FC_NO_ATE_CACHE   nvs without the optional ATE cache (cfg.ate_cache is

@@ -85,6 +85,7 @@ int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_siz
  */
 int fc_settings_zms_get(struct fc_settings_zms *s, const char *name, void *buf, size_t len);
 
+#ifndef FC_READONLY /* FC_READONLY: no saves, deletes or init/load repairs */
 /*
  * fc_settings_zms_save - store len bytes under name; len 0 deletes, as in
  * Zephyr. A new name takes the first free collision slot of its hash.
@@ -100,6 +101,7 @@ int fc_settings_zms_save(struct fc_settings_zms *s, const char *name, const void
  * Returns: 0; FC_ENAME; or a ZMS error.
  */
 int fc_settings_zms_delete(struct fc_settings_zms *s, const char *name);
+#endif /* FC_READONLY */
 
 /* Read-only scan, for tools: what load would see and repair, writing nothing. */
 enum fc_settings_zms_problem_kind {

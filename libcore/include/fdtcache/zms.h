@@ -99,7 +99,9 @@ struct fc_zms {
  * fc_zms_mount - validate cfg, find the write position and recover from an
  * interrupted write, GC or erase as Zephyr does (an interrupted GC is done
  * again; a sector left closed after a completed GC is erased), then build
- * the index. Unlike Zephyr, values half-written by a power cut are stepped
+ * the index (with FC_READONLY: the log as it is, nothing written; reads see
+ * what Zephyr reads after its own recovery, an interrupted GC's copies
+ * included). Unlike Zephyr, values half-written by a power cut are stepped
  * over, never programmed over, and the cuts Zephyr loses entries to are
  * recovered: a write sector left without its empty ATE, a torn delete in a
  * sector's last slot, a cut erase of the sector after the write sector.
@@ -115,6 +117,7 @@ struct fc_zms {
  */
 int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg);
 
+#ifndef FC_READONLY /* FC_READONLY: no writes, deletes, clear, GC or recovery that writes */
 /*
  * fc_zms_clear - erase every sector and give each its empty ATE, as
  * zms_clear(); the fs must be mounted again.
@@ -153,6 +156,7 @@ int fc_zms_write_hint(struct fc_zms *fs, fc_zms_id_t id, const void *data, size_
  * Returns: 0 (also when absent); or as fc_zms_write.
  */
 int fc_zms_delete(struct fc_zms *fs, fc_zms_id_t id);
+#endif /* FC_READONLY */
 
 /*
  * fc_zms_read - copy up to len bytes of id's newest value into data (may be
@@ -185,12 +189,14 @@ int fc_zms_calc_free_space(struct fc_zms *fs);
  */
 int fc_zms_active_sector_free_space(struct fc_zms *fs);
 
+#ifndef FC_READONLY
 /*
  * fc_zms_sector_use_next - close the write sector and move to the next (GC
  * of the oldest sector), as zms_sector_use_next().
  * Returns: 0; FC_ENOTMOUNTED; or a flash error.
  */
 int fc_zms_sector_use_next(struct fc_zms *fs);
+#endif /* FC_READONLY */
 
 /*
  * fc_zms_addr_sector - the sector part of an address.
