@@ -92,6 +92,9 @@ grep -q '^warning: the 16384 bytes before the partition, from image offset 0x100
 "$tool" "$tmp/blank.bin" > "$tmp/out" 2>&1
 [ $? -eq 0 ] && grep -q 'blank.bin: the partition is blank (all 32768 bytes from offset 0x0 are 0xff): a mount starts it empty' "$tmp/out" ||
 	bad "a blank partition: $(cat "$tmp/out")"
+"$tool" --format json "$tmp/blank.bin" > "$tmp/out" 2>&1
+[ $? -eq 0 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["blank"] == {"offset": 0, "bytes": 32768, "erase_value": 255} and d["verdicts"] == []' "$tmp/out" ||
+	bad "a blank partition as JSON: $(cat "$tmp/out")"
 "$tool" --sector-size 4096 --write-block 4 --check "$tmp/blank.bin" > "$tmp/out" 2>&1
 grep -Eq '^info +blank +the partition is blank' "$tmp/out" || bad "a blank partition with its geometry: $(cat "$tmp/out")"
 echo "$n whole-flash dumps read back"

@@ -231,6 +231,7 @@ GPtrArray *history_of(struct inspect *in, uint16_t id);
 void print_table(struct inspect *in);
 void table_check(const struct inspect *in); /* the --check view (NVS and ZMS) */
 void print_json(struct inspect *in);
+void print_json_blank(struct inspect *in, uint32_t offset, size_t n, unsigned value);
 
 /* inspect.c: the whole run on in->path, after the options; returns the exit status */
 void inspect_init(struct inspect *in);

@@ -312,3 +312,27 @@ void print_json(struct inspect *in)
 	json_builder_end_object(b);
 	tool_json_print_stream(b, streams, G_N_ELEMENTS(streams));
 }
+
+/* A blank partition: the document says so, with no views and no verdicts. */
+void print_json_blank(struct inspect *in, uint32_t offset, size_t n, unsigned value)
+{
+	JsonBuilder *b = json_builder_new();
+
+	json_builder_begin_object(b);
+	json_int(b, "schema", 1);
+	tool_json_str(b, "file", in->path);
+	json_int(b, "file_size", (gint64)in->input.len);
+	json_builder_set_member_name(b, "blank");
+	json_builder_begin_object(b);
+	json_int(b, "offset", offset);
+	json_int(b, "bytes", (gint64)n);
+	json_int(b, "erase_value", value);
+	json_builder_end_object(b);
+	json_builder_set_member_name(b, "verdicts");
+	json_builder_begin_array(b);
+	json_builder_end_array(b);
+	json_int(b, "errors", 0);
+	json_int(b, "warnings", 0);
+	json_builder_end_object(b);
+	tool_json_print(b);
+}

@@ -60,9 +60,13 @@ static bool is_blank(struct inspect *in, uint32_t offset)
 	parse_erase_value(in->opt.erase_value, &ev);
 	if (!nvs_erased(p, n, p[0]) || p[0] != (ev < 0 ? 0xff : ev))
 		return false;
-	printf("%s: the partition is blank (all %zu bytes from offset 0x%x are 0x%02x): a mount "
-	       "starts it empty; give --sector-size and --write-block for its sectors\n",
-	       in->input.name, n, offset, p[0]);
+	if (in->opt.format && !strcmp(in->opt.format, "json"))
+		print_json_blank(in, offset, n, p[0]);
+	else
+		printf("%s: the partition is blank (all %zu bytes from offset 0x%x are 0x%02x): a "
+		       "mount starts it empty; give --sector-size and --write-block for its "
+		       "sectors\n",
+		       in->input.name, n, offset, p[0]);
 	return true;
 }
 
