@@ -68,12 +68,7 @@ static void json_geometry(JsonBuilder *b, const struct inspect *in)
 	json_int(b, "trailing_bytes", r->trailing);
 	json_int(b, "missing_bytes", r->missing);
 	json_builder_end_object(b);
-	json_builder_set_member_name(b, "data_crc");
-	json_builder_begin_object(b);
-	tool_json_str(b, "mode", in->opt.data_crc ? in->opt.data_crc : "auto");
-	json_bool(b, "enabled", in->data_crc);
-	tool_json_str(b, "reason", in->crc_reason);
-	json_builder_end_object(b);
+	json_data_crc(b, in, in->data_crc, in->crc_reason);
 }
 
 static void json_summary(JsonBuilder *b, const struct inspect *in)
@@ -206,18 +201,12 @@ static void json_settings(JsonBuilder *b, const struct inspect *in)
 	json_builder_begin_array(b);
 	for (i = 0; i < in->settings->len; i++) {
 		const struct setting *s = &g_array_index(in->settings, struct setting, i);
-		gsize n;
-		const char *p = g_bytes_get_data(s->value, &n);
-		char *text = printable(s->value) ? tool_esc_utf8(p, (gssize)n) : NULL;
 		char *name = setting_name_utf8(s);
 
 		json_builder_begin_object(b);
 		tool_json_str(b, "name", name);
-		json_int(b, "name_id", s->name_id);
-		json_hex(b, "value", s->value);
-		tool_json_str(b, "text", text);
+		json_setting_value(b, s->name_id, s->value);
 		json_builder_end_object(b);
-		g_free(text);
 		g_free(name);
 	}
 	json_builder_end_array(b);
@@ -244,7 +233,7 @@ static void json_salvage(JsonBuilder *b, const struct inspect *in)
 	json_builder_end_array(b);
 }
 
-void json_verdict(JsonBuilder *b, const struct verdict *v)
+static void json_verdict(JsonBuilder *b, const struct verdict *v)
 {
 	json_builder_begin_object(b);
 	tool_json_str(b, "severity", severity_names[v->sev]);
@@ -265,14 +254,9 @@ static gboolean next_verdict(void *ctx, JsonBuilder *b)
 	return TRUE;
 }
 
-/* Every ATE and every verdict can be many: those arrays are streamed. */
-void print_json(struct inspect *in)
+/* The members every document starts with (the object is left open). */
+void json_head(JsonBuilder *b, const struct inspect *in)
 {
-	JsonBuilder *b = json_builder_new();
-	struct array_stream ates = { in, 0 }, verdicts = { in, 0 };
-	const struct tool_json_stream streams[] = { { "ates", next_ate, &ates },
-						    { "verdicts", next_verdict, &verdicts } };
-
 	json_builder_begin_object(b);
 	json_int(b, "schema", 1);
 	tool_json_str(b, "file", in->path);
@@ -280,6 +264,60 @@ void print_json(struct inspect *in)
 	tool_json_str(b, "input_format", tool_image_format_name(in->image.format));
 	json_int(b, "image_base", (gint64)in->image_base);
 	json_int(b, "image_size", (gint64)in->file_len);
+}
+
+void json_data_crc(JsonBuilder *b, const struct inspect *in, gboolean enabled, const char *reason)
+{
+	json_builder_set_member_name(b, "data_crc");
+	json_builder_begin_object(b);
+	tool_json_str(b, "mode", in->opt.data_crc ? in->opt.data_crc : "auto");
+	json_bool(b, "enabled", enabled);
+	tool_json_str(b, "reason", reason);
+	json_builder_end_object(b);
+}
+
+/* A setting's members after its name: name_id, value (hex), text (or null). */
+void json_setting_value(JsonBuilder *b, gint64 name_id, GBytes *value)
+{
+	gsize n;
+	const char *p = g_bytes_get_data(value, &n);
+	char *text = printable(value) ? tool_esc_utf8(p, (gssize)n) : NULL;
+
+	json_int(b, "name_id", name_id);
+	json_hex(b, "value", value);
+	tool_json_str(b, "text", text);
+	g_free(text);
+}
+
+/*
+ * The members every document ends with, then the document printed: the
+ * verdicts, and the array of ates (whose member the caller added as null),
+ * streamed.
+ */
+void json_end(JsonBuilder *b, struct inspect *in, const struct tool_json_stream *ates)
+{
+	struct array_stream verdicts = { in, 0 };
+	struct tool_json_stream streams[2];
+	gsize n = 0;
+
+	if (ates)
+		streams[n++] = *ates;
+	streams[n++] = (struct tool_json_stream){ "verdicts", next_verdict, &verdicts };
+	tool_json_str(b, "verdicts", NULL);
+	json_int(b, "errors", in->errors);
+	json_int(b, "warnings", in->warnings);
+	json_builder_end_object(b);
+	tool_json_print_stream(b, streams, n);
+}
+
+/* Every ATE and every verdict can be many: those arrays are streamed. */
+void print_json(struct inspect *in)
+{
+	JsonBuilder *b = json_builder_new();
+	struct array_stream ates = { in, 0 };
+	const struct tool_json_stream ates_stream = { "ates", next_ate, &ates };
+
+	json_head(b, in);
 	if (in->have_dt) {
 		json_builder_set_member_name(b, "partition");
 		json_builder_begin_object(b);
@@ -306,11 +344,7 @@ void print_json(struct inspect *in)
 		json_settings(b, in);
 	if (in->opt.salvage)
 		json_salvage(b, in);
-	tool_json_str(b, "verdicts", NULL);
-	json_int(b, "errors", in->errors);
-	json_int(b, "warnings", in->warnings);
-	json_builder_end_object(b);
-	tool_json_print_stream(b, streams, G_N_ELEMENTS(streams));
+	json_end(b, in, in->opt.ates ? &ates_stream : NULL);
 }
 
 /* A blank partition: the document says so, with no views and no verdicts. */
@@ -318,21 +352,12 @@ void print_json_blank(struct inspect *in, uint32_t offset, size_t n, unsigned va
 {
 	JsonBuilder *b = json_builder_new();
 
-	json_builder_begin_object(b);
-	json_int(b, "schema", 1);
-	tool_json_str(b, "file", in->path);
-	json_int(b, "file_size", (gint64)in->input.len);
+	json_head(b, in);
 	json_builder_set_member_name(b, "blank");
 	json_builder_begin_object(b);
 	json_int(b, "offset", offset);
 	json_int(b, "bytes", (gint64)n);
 	json_int(b, "erase_value", value);
 	json_builder_end_object(b);
-	json_builder_set_member_name(b, "verdicts");
-	json_builder_begin_array(b);
-	json_builder_end_array(b);
-	json_int(b, "errors", 0);
-	json_int(b, "warnings", 0);
-	json_builder_end_object(b);
-	tool_json_print(b);
+	json_end(b, in, NULL);
 }

@@ -11,7 +11,13 @@ void json_int(JsonBuilder *b, const char *key, gint64 v);
 void json_int_or_null(JsonBuilder *b, const char *key, gint64 v); /* v < 0: null */
 void json_bool(JsonBuilder *b, const char *key, gboolean v);
 void json_hex(JsonBuilder *b, const char *key, GBytes *v);         /* NULL: null */
-/* One element of "verdicts". */
-void json_verdict(JsonBuilder *b, const struct verdict *v);
+/* The members every document starts with; the object is left open. */
+void json_head(JsonBuilder *b, const struct inspect *in);
+void json_data_crc(JsonBuilder *b, const struct inspect *in, gboolean enabled, const char *reason);
+/* A setting's members after its name: name_id, value (hex), text (or null). */
+void json_setting_value(JsonBuilder *b, gint64 name_id, GBytes *value);
+struct tool_json_stream;
+/* verdicts (and ates, if given: its member added as null), errors, warnings; then printed */
+void json_end(JsonBuilder *b, struct inspect *in, const struct tool_json_stream *ates);
 
 #endif

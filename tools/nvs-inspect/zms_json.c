@@ -56,12 +56,7 @@ static void json_geometry(JsonBuilder *b, const struct inspect *in)
 	json_int(b, "trailing_bytes", z->trailing);
 	json_int(b, "missing_bytes", z->missing);
 	json_builder_end_object(b);
-	json_builder_set_member_name(b, "data_crc");
-	json_builder_begin_object(b);
-	tool_json_str(b, "mode", in->opt.data_crc ? in->opt.data_crc : "auto");
-	json_bool(b, "enabled", z->data_crc);
-	tool_json_str(b, "reason", z->crc_why);
-	json_builder_end_object(b);
+	json_data_crc(b, in, z->data_crc, z->crc_why);
 }
 
 static void json_mount(JsonBuilder *b, const struct zms_inspect *z)
@@ -210,17 +205,10 @@ static void json_settings(JsonBuilder *b, const struct zms_inspect *z)
 	json_builder_begin_array(b);
 	for (i = 0; i < z->settings->len; i++) {
 		const struct zms_setting *s = &g_array_index(z->settings, struct zms_setting, i);
-		gsize n;
-		const char *p = g_bytes_get_data(s->value, &n);
-		char *text = printable(s->value) ? tool_esc_utf8(p, (gssize)n) : NULL;
-
 		json_builder_begin_object(b);
 		tool_json_bytes(b, "name", s->name, s->name_len);
-		json_int(b, "name_id", s->name_id);
-		json_hex(b, "value", s->value);
-		tool_json_str(b, "text", text);
+		json_setting_value(b, s->name_id, s->value);
 		json_builder_end_object(b);
-		g_free(text);
 	}
 	json_builder_end_array(b);
 }
@@ -230,13 +218,7 @@ void zms_print_json(struct inspect *in)
 	const struct zms_inspect *z = in->zms;
 	JsonBuilder *b = json_builder_new();
 
-	json_builder_begin_object(b);
-	json_int(b, "schema", 1);
-	tool_json_str(b, "file", in->path);
-	json_int(b, "file_size", (gint64)in->input.len);
-	tool_json_str(b, "input_format", tool_image_format_name(in->image.format));
-	json_int(b, "image_base", (gint64)in->image_base);
-	json_int(b, "image_size", (gint64)in->file_len);
+	json_head(b, in);
 	tool_json_str(b, "format_kind", "zms");
 	json_geometry(b, in);
 	if (in->opt.summary)
@@ -249,13 +231,5 @@ void zms_print_json(struct inspect *in)
 		json_history(b, in);
 	if (in->opt.settings)
 		json_settings(b, z);
-	json_builder_set_member_name(b, "verdicts");
-	json_builder_begin_array(b);
-	for (guint i = 0; i < in->verdicts->len; i++)
-		json_verdict(b, &g_array_index(in->verdicts, struct verdict, i));
-	json_builder_end_array(b);
-	json_int(b, "errors", in->errors);
-	json_int(b, "warnings", in->warnings);
-	json_builder_end_object(b);
-	tool_json_print(b);
+	json_end(b, in, NULL);
 }
