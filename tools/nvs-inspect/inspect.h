@@ -232,6 +232,11 @@ void print_table(struct inspect *in);
 void table_check(const struct inspect *in); /* the --check view (NVS and ZMS) */
 void print_json(struct inspect *in);
 void print_json_blank(struct inspect *in, uint32_t offset, size_t n, unsigned value);
+/*
+ * load.c: a short dump's partition, padded with erased bytes to len, twice
+ * in one allocation: the view, then the copy a mount may write.
+ */
+uint8_t *padded_pair(const uint8_t *p, size_t have, size_t len, uint8_t erase_value);
 
 /* inspect.c: the whole run on in->path, after the options; returns the exit status */
 void inspect_init(struct inspect *in);

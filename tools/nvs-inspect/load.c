@@ -98,6 +98,16 @@ static int load_geometry(struct inspect *in)
 	return 0;
 }
 
+uint8_t *padded_pair(const uint8_t *p, size_t have, size_t len, uint8_t erase_value)
+{
+	uint8_t *pair = g_malloc(2 * len);
+
+	memcpy(pair, p, have);
+	memset(pair + have, erase_value, len - have);
+	memcpy(pair + len, pair, len);
+	return pair;
+}
+
 /* The partition as the device sees it: missing bytes of a short dump read as erased. */
 static int build_partition(struct inspect *in)
 {
@@ -120,10 +130,7 @@ static int build_partition(struct inspect *in)
 		}
 		in->copy += g->offset;
 	} else {
-		in->padded = g_malloc(2 * in->part_len);
-		memcpy(in->padded, in->file + g->offset, have);
-		memset(in->padded + have, g->erase_value, in->part_len - have);
-		memcpy(in->padded + in->part_len, in->padded, in->part_len);
+		in->padded = padded_pair(in->file + g->offset, have, in->part_len, g->erase_value);
 		in->part = in->padded;
 		in->copy = in->padded + in->part_len;
 	}

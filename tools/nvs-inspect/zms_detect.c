@@ -382,10 +382,7 @@ static int build(struct inspect *in, struct zms_inspect *z, const uint8_t *p, si
 		z->copy = z->owned = g_memdup2(p, z->part_len);
 	} else {
 		z->missing = (uint32_t)(z->part_len - len);
-		z->owned = g_malloc(2 * z->part_len);
-		memcpy(z->owned, p, len);
-		memset(z->owned + len, z->erase_value, z->part_len - len);
-		memcpy(z->owned + z->part_len, z->owned, z->part_len);
+		z->owned = padded_pair(p, len, z->part_len, z->erase_value);
 		z->part = z->owned;
 		z->copy = z->owned + z->part_len;
 	}
