@@ -312,9 +312,11 @@ int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
 
 /*
  * How much sector s looks like the write sector, for first_write_sector():
- * 2 for a gc_done ATE among its ATEs down to the first erased slot (the
- * write sector of a 2-sector partition always has one once GC erases the
- * other), plus 1 when no erased ATE slot lies above a valid ATE (the write
+ * 2 when its newest valid ATE is a gc_done ATE (GC erases the other sector of
+ * a 2-sector partition right after the write sector's gc_done, and a cut of
+ * that erase, or of the recovering mount's, leaves nothing written after
+ * it; the remnant's own gc_done is followed by its later writes), plus 1
+ * when no erased ATE slot lies above a valid ATE (the write
  * sector's ATE pointer is the first erased slot; an erase that stopped part
  * way through, in any order, leaves such gaps, and can erase the close slot
  * of the sector GC collected so that nothing is closed).
@@ -339,7 +341,7 @@ static int sector_score(struct fc_nvs *fs, uint32_t s, uint32_t *score)
 				*score = 0;
 				break;
 			}
-			gc_done |= is_gc_done(fs, &a);
+			gc_done = is_gc_done(fs, &a);
 			data_end = FC_MAX(data_end, (uint32_t)a.offset + a.len);
 		}
 	}

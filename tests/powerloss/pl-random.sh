@@ -9,7 +9,10 @@
 # close slot and the mount took the remnant for the write sector, and
 # metastable cells of a first cut read as erased after a second cut; and
 # ATEs of several write blocks cut out of order whose crc8 matched with the
-# offset's block erased.
+# offset's block erased; and a two-sector partition whose collected sector's
+# erase, cut out of order, erased its close slot while both sectors held a
+# gc_done ATE (the remnant's followed by later writes), then a cut in the
+# recovering mount.
 set -e
 pl="${top_builddir:-.}/tests/powerloss/pl_random"
 "$pl" --seed 1 --cases 60 --experiments 2
@@ -30,3 +33,4 @@ pl="${top_builddir:-.}/tests/powerloss/pl_random"
 "$pl" --engine nvs --mode ooo --case 1146 --cuts 323
 "$pl" --engine nvs --mode ooo --case 7204 --cuts 269
 "$pl" --engine nvs --mode ooo --case 7834 --cuts 228
+"$pl" --engine nvs --mode ooo --case 23791 --cuts 375,1
