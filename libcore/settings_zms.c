@@ -51,18 +51,61 @@ static uint32_t with_collision(uint32_t id, uint32_t c)
 	return (id & ~COLLISION_MASK) | (c << 1 & COLLISION_MASK);
 }
 
-static int node_read(struct fc_zms *fs, uint32_t id, struct node *nd)
+/* Bound on list steps: more nodes than this cannot fit any partition. */
+static uint32_t max_nodes(const struct fc_zms *fs)
+{
+	return (fs->cfg.sector_size >> 4) * fs->cfg.sector_count;
+}
+
+static bool is_node_id(uint32_t id)
+{
+	return (id & 0xc0000001u) == (FC_SETTINGS_ZMS_HEAD | NODE_BIT);
+}
+
+/*
+ * Could a save, delete or init have written nd under node id? Links name
+ * the head or node ids, and only the head has no previous node. Anything
+ * else is an ATE a cut left with its value bytes erased whose crc8 matched
+ * by chance ({0, 0} on a 0x00 flash): Zephyr follows its next link and
+ * ends the list there, losing every node after it.
+ */
+static bool node_plausible(uint32_t id, const struct node *nd)
+{
+	if (nd->next && !is_node_id(nd->next))
+		return false;
+	if (id == FC_SETTINGS_ZMS_HEAD)
+		return !nd->prev;
+	return nd->prev == FC_SETTINGS_ZMS_HEAD || is_node_id(nd->prev);
+}
+
+/*
+ * Node id's newest plausible value; *older (may be NULL) tells whether a
+ * newer, implausible one is stored above it.
+ */
+static int node_read_at(struct fc_zms *fs, uint32_t id, struct node *nd, bool *older)
 {
 	uint8_t b[NODE_BYTES];
-	int rc = fc_zms_read(fs, id, b, sizeof(b));
+	int rc = 0;
 
-	if (rc < 0)
-		return rc;
-	if (rc != NODE_BYTES)
-		return FC_ECORRUPT;
-	nd->prev = fc_get_le32(b);
-	nd->next = fc_get_le32(b + 4);
-	return 0;
+	for (uint32_t k = 0; k <= max_nodes(fs); k++) {
+		rc = fc_zms_read_hist(fs, id, b, sizeof(b), k);
+		if (rc < 0)
+			return rc; /* FC_ENOENT: none plausible, as if never written */
+		if (rc != NODE_BYTES)
+			return FC_ECORRUPT;
+		nd->prev = fc_get_le32(b);
+		nd->next = fc_get_le32(b + 4);
+		if (older)
+			*older = k > 0;
+		if (node_plausible(id, nd))
+			return 0;
+	}
+	return FC_ECORRUPT;
+}
+
+static int node_read(struct fc_zms *fs, uint32_t id, struct node *nd)
+{
+	return node_read_at(fs, id, nd, NULL);
 }
 
 #ifndef FC_READONLY
@@ -78,12 +121,6 @@ static int node_write(struct fc_zms *fs, uint32_t id, uint32_t prev, uint32_t ne
 }
 #endif /* FC_READONLY */
 
-/* Bound on list steps: more nodes than this cannot fit any partition. */
-static uint32_t max_nodes(const struct fc_zms *fs)
-{
-	return (fs->cfg.sector_size >> 4) * fs->cfg.sector_count;
-}
-
 /* settings_zms_get_last_hash_ids: find the list's end, repairing as Zephyr. */
 static int find_last(struct fc_settings_zms *s)
 {
@@ -92,7 +129,8 @@ static int find_last(struct fc_settings_zms *s)
 
 	s->collisions = 0;
 	for (uint32_t steps = 0; steps <= max_nodes(s->fs); steps++) {
-		int rc = node_read(s->fs, cur, &nd);
+		bool older;
+		int rc = node_read_at(s->fs, cur, &nd, &older);
 
 		if (rc == FC_ENOENT) {
 			if (cur == FC_SETTINGS_ZMS_HEAD) {
@@ -116,6 +154,11 @@ static int find_last(struct fc_settings_zms *s)
 			rc = fc_zms_delete(s->fs, nd.prev);
 			if (!rc)
 				rc = node_write(s->fs, cur, prev, nd.next);
+			if (rc)
+				return rc;
+		} else if (older) {
+			/* a cut node write: the value it read back from is stored again */
+			rc = node_write(s->fs, cur, prev, nd.next);
 			if (rc)
 				return rc;
 		}

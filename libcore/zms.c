@@ -98,29 +98,31 @@ static int check_magic(const struct zate *empty, bool *magic)
 /* ---- finding the write position (Zephyr's zms_init) ---- */
 
 /*
- * The last valid ATE of the write sector, scanning down from the first
- * entry slot while above the end of the values seen, and the end of the
- * lowest value outside an ATE. Unlike Zephyr (an inline ATE resets that
- * end, and the scan goes on through the values), value bytes are never
- * read as ATEs: every ATE lies above the values written before it, so a
- * "valid" one whose value would reach its own slot is value bytes that
- * pass the crc8 by chance.
+ * The last valid ATE of the write sector, scanning down from the top slot
+ * while above the end of the values seen, and the end of the lowest value
+ * outside an ATE. Unlike Zephyr, the top slot is read too (Zephyr starts
+ * one slot lower, but a GC's first copy lands there: with only inline
+ * entries after it, its value's end was missed and the next value
+ * programmed over it), and value bytes are never read as ATEs (an inline
+ * ATE resets Zephyr's end, and its scan goes on through the values): every
+ * ATE lies above the values written before it, so a "valid" one whose
+ * value would reach its own slot is value bytes that pass the crc8 by
+ * chance (zms_ate_decode_ puts it out of range).
  */
 static int recover_last(struct fc_zms *fs, struct zms_win *w, uint32_t ws)
 {
-	uint32_t o = top_slot(fs) - fs->ate_size, last = o, data_end = 0;
+	uint32_t o = top_slot(fs), last = o - fs->ate_size, data_end = 0;
 	struct zate a;
 
 	for (; o > data_end; o -= fs->ate_size) {
 		int rc = zms_win_ate_(fs, w, zaddr(fs, ws, o), &a);
-		uint64_t end = (uint64_t)a.offset + zal(fs, a.len);
 
 		if (rc)
 			return rc;
-		if (!zms_valid_(&a, fs->sector_cycle) || (a.len > fs->inline_max && end > o))
+		if (!zms_valid_(&a, fs->sector_cycle))
 			continue;
 		if (a.len > fs->inline_max)
-			data_end = (uint32_t)end;
+			data_end = a.offset + zal(fs, a.len);
 		last = o;
 	}
 	fs->ate_wra = zaddr(fs, ws, last);
@@ -418,7 +420,7 @@ static int find_newest(struct fc_zms *fs, fc_zms_id_t id, struct zate *a, uint32
 				return 1;
 			}
 			rc = zms_ate_read_cached_(fs, *addr, a);
-			if (rc || (a->id == id && a->crc_ok))
+			if (rc || (a->id == id && a->crc_ok && a->in_range))
 				return rc ? rc : 1;
 			/* cells a cut left unsettled read differently now: the older ones count */
 			return zms_find_id_(fs, id, *addr, fs->ate_wra, a, addr);

@@ -26,6 +26,7 @@ struct zate {
 	uint32_t meta;     /* bytes 12-15: data CRC or metadata */
 	const uint8_t *inl; /* inline value bytes (points into raw) */
 	bool crc_ok;
+	bool in_range;     /* a value outside the ATE ends below its slot */
 	bool erased;       /* all 16 bytes are the erase value */
 	uint8_t raw[FC_ZMS_ATE_BYTES];
 };
@@ -94,7 +95,7 @@ int zms_erase_(struct fc_zms *fs, uint32_t s);
 int zms_al_write_(struct fc_zms *fs, uint32_t addr, const uint8_t *data, uint32_t len);
 int zms_dirty_end_(const struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end);
 
-void zms_ate_decode_(const struct fc_zms *fs, const uint8_t *b, struct zate *a);
+void zms_ate_decode_(const struct fc_zms *fs, uint32_t addr, const uint8_t *b, struct zate *a);
 int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a);
 /* A window over a piece of one sector, for scans. */
 struct zms_win {

@@ -141,7 +141,13 @@ uint8_t zms_format_(const struct fc_zms *fs)
 	return fs->cfg.id64 ? 1 : 0;
 }
 
-void zms_ate_decode_(const struct fc_zms *fs, const uint8_t *b, struct zate *a)
+/*
+ * Decode the ATE read at addr. An entry whose value, outside the ATE, would
+ * not end below its own slot is out of range: values grow up from the
+ * sector start, each programmed before its ATE, so only a cut ATE whose
+ * crc8 matched by chance (a torn offset reads as the erase value) has one.
+ */
+void zms_ate_decode_(const struct fc_zms *fs, uint32_t addr, const uint8_t *b, struct zate *a)
 {
 	bool erased = true;
 
@@ -160,6 +166,8 @@ void zms_ate_decode_(const struct fc_zms *fs, const uint8_t *b, struct zate *a)
 	}
 	a->meta = fc_get_le32(b + 12);
 	a->crc_ok = fc_crc8_ccitt(0xff, b + 1, FC_ZMS_ATE_BYTES - 1) == b[0];
+	a->in_range = a->id == zhead_id(fs) || a->len <= fs->inline_max ||
+		      (uint64_t)a->offset + zal(fs, a->len) <= zoffs(fs, addr);
 	for (uint32_t i = 0; i < FC_ZMS_ATE_BYTES; i++)
 		erased &= b[i] == zerase_value(fs);
 	a->erased = erased;
@@ -171,7 +179,7 @@ int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
 	int rc = zms_flash_rd_(fs, addr, b, sizeof(b));
 
 	if (!rc)
-		zms_ate_decode_(fs, b, a);
+		zms_ate_decode_(fs, addr, b, a);
 	return rc;
 }
 
@@ -194,7 +202,7 @@ int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a)
 		fs->ate_cache_addr = zaddr(fs, zsect(fs, addr), start);
 		fs->ate_cache_len = FC_MIN(size, zss(fs) - start);
 	}
-	zms_ate_decode_(fs, fs->cfg.ate_cache + (addr - fs->ate_cache_addr), a);
+	zms_ate_decode_(fs, addr, fs->cfg.ate_cache + (addr - fs->ate_cache_addr), a);
 	return 0;
 }
 
@@ -219,7 +227,7 @@ int zms_win_ate_(const struct fc_zms *fs, struct zms_win *w, uint32_t addr, stru
 		w->addr = zaddr(fs, zsect(fs, addr), start);
 		w->len = len;
 	}
-	zms_ate_decode_(fs, w->buf + (addr - w->addr), a);
+	zms_ate_decode_(fs, addr, w->buf + (addr - w->addr), a);
 	return 0;
 }
 
@@ -292,7 +300,7 @@ int zms_ate_program_(struct fc_zms *fs, const uint8_t *b)
 
 bool zms_valid_(const struct zate *a, uint8_t cycle)
 {
-	return a->crc_ok && a->cycle == cycle;
+	return a->crc_ok && a->in_range && a->cycle == cycle;
 }
 
 bool zms_empty_valid_(const struct fc_zms *fs, const struct zate *a)
@@ -350,14 +358,13 @@ static int scan_valid(const struct fc_zms *fs, uint32_t s, uint8_t cycle, uint32
 	*last = top_slot(fs);
 	for (uint32_t o = top_slot(fs); o > data_end; o -= fs->ate_size) {
 		int rc = zms_ate_read_(fs, zaddr(fs, s, o), &a);
-		uint64_t end = (uint64_t)a.offset + zal(fs, a.len);
 
 		if (rc)
 			return rc;
-		if (!zms_valid_(&a, cycle) || (a.len > fs->inline_max && end > o))
+		if (!zms_valid_(&a, cycle))
 			continue;
 		if (a.len > fs->inline_max)
-			data_end = (uint32_t)end;
+			data_end = a.offset + zal(fs, a.len);
 		gc_done |= zms_gc_done_valid_(fs, &a);
 		*last = o;
 	}

@@ -110,20 +110,23 @@ static int walk_ates(struct walk *wk, uint32_t s, uint32_t lo, struct fc_zms_sec
 	return 0;
 }
 
+/* A torn close ATE the engine counts as closed (zms_closed_) is labelled closed too. */
 static int sector_info(const struct fc_zms *fs, uint32_t s, struct fc_zms_sector_info *si)
 {
 	struct zate empty, close;
-	int rc = zms_header_(fs, s, &empty, &close);
+	int rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), &close);
 
 	if (rc)
 		return rc;
 	FC_MEMSET(si, 0, sizeof(*si));
 	si->sector = s;
 	si->close_cycle = close.cycle;
+	rc = zms_closed_(fs, s, &empty, &close);
+	if (rc < 0)
+		return rc;
 	if (!zms_empty_valid_(fs, &empty))
 		return 0;
-	si->state = zms_close_valid_(fs, &close) && close.cycle == empty.cycle ?
-			    FC_ZMS_SECTOR_CLOSED : FC_ZMS_SECTOR_OPEN;
+	si->state = rc ? FC_ZMS_SECTOR_CLOSED : FC_ZMS_SECTOR_OPEN;
 	si->cycle = empty.cycle;
 	si->format = (uint8_t)(empty.meta >> 16 & 0xf);
 	si->version = (uint8_t)(empty.meta & 0xff);

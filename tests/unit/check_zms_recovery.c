@@ -416,6 +416,26 @@ END_TEST
  * (with two sectors, the GC that follows collects the torn one at once).
  * Two, three and four sectors, every op of the recovering mount cut too.
  */
+/* The walk's view of each sector. */
+static int note_sector(void *ctx, const struct fc_zms_sector_info *si)
+{
+	((struct fc_zms_sector_info *)ctx)[si->sector] = *si;
+	return 0;
+}
+
+/* The read-only walk labels the torn sector as the mount counts it: closed, in the log. */
+static void walk_sees_closed(struct rig *r, uint32_t s)
+{
+	struct fc_zms_sector_info si[8];
+	struct fc_zms_walk_ops ops = { .sector = note_sector };
+	struct fc_zms_config cfg = r->cfg;
+
+	memset(si, 0, sizeof(si));
+	ck_assert_int_eq(fc_zms_walk(&cfg, &ops, si), 0);
+	ck_assert_int_eq(si[s].state, FC_ZMS_SECTOR_CLOSED);
+	ck_assert(si[s].in_log);
+}
+
 START_TEST(torn_close_never_programmed_again)
 {
 	static const struct target t = { false, 512 - 32, 1 };
@@ -440,6 +460,8 @@ START_TEST(torn_close_never_programmed_again)
 			ck_assert(all_erased(r.mem + 512 - 32, 16));
 		else
 			ck_assert(!memcmp(r.mem + 512 - 32, torn, 16));
+		if (sectors > 2)
+			walk_sees_closed(&r, 0);
 		ck_assert_uint_eq(fc_zms_addr_sector(&r.fs, r.fs.ate_wra), 1);
 		check_model(&r, "after the torn close");
 		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
@@ -492,6 +514,106 @@ START_TEST(value_bytes_pass_for_ate)
 		ck_assert_int_eq(fc_zms_read(&r.fs, 3, back, sizeof(back)), 30);
 		ck_assert(!memcmp(back, v, 30));
 		ck_assert_int_eq(fc_zms_read(&r.fs, 0x77, back, sizeof(back)), FC_ENOENT);
+	}
+}
+END_TEST
+
+/*
+ * A GC whose only copy with a value outside its ATE lands in the new
+ * sector's top slot, followed by inline entries only, down to the slot at
+ * the data's end, where a delete is cut (case 1008 of the randomised
+ * sweep). Zephyr's scan for the last ATE starts one slot below the top one
+ * and misses the copied value's end: with the data pointer at the sector
+ * start, the search for a free slot runs down through the value and the
+ * mount fails as corrupt. The mount must find the sector full, and keep
+ * every value through the GCs that follow.
+ */
+START_TEST(gc_copy_in_top_slot)
+{
+	static struct rig r;
+
+	for (int zephyr = 0; zephyr < 2; zephyr++) {
+		uint8_t v[48], back[48], small[4] = { 9, 8, 7, 6 }, torn[16];
+		uint32_t id = 2;
+
+		for (uint32_t i = 0; i < sizeof(v); i++)
+			v[i] = (uint8_t)(0xa0 + i);
+		rig_init(&r, 3, 4, zephyr);
+		ck_assert_int_eq(fc_zms_write(&r.fs, 1, v, sizeof(v)), (int)sizeof(v));
+		ck_assert_int_eq(fc_zms_sector_use_next(&r.fs), 0);
+		ck_assert_int_eq(fc_zms_sector_use_next(&r.fs), 0);
+		/* sector 0 was collected into sector 2: the copy's ATE in the top slot */
+		ck_assert_uint_eq(fc_zms_addr_sector(&r.fs, r.fs.ate_wra), 2);
+		ck_assert_uint_eq(fc_get_le16(r.mem + 3 * 512 - 3 * 16 + 2), sizeof(v));
+		while (fc_zms_addr_offset(&r.fs, r.fs.ate_wra) > sizeof(v))
+			ck_assert_int_eq(fc_zms_write(&r.fs, id++, small, sizeof(small)), 4);
+		/* a delete cut in the data's end slot: its first half landed */
+		memset(torn, 0xff, sizeof(torn));
+		memset(torn, 0, 8);
+		torn[1] = r.fs.sector_cycle;
+		fc_put_le32(torn + 4, 2);
+		ck_assert_int_eq(fc_flash_prog(&r.sim.dev, r.fs.ate_wra, torn, sizeof(torn)), 0);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_uint_eq(fc_zms_addr_offset(&r.fs, r.fs.data_wra), sizeof(v));
+		ck_assert_int_eq(fc_zms_write(&r.fs, id, v + 1, 30), 30);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_int_eq(fc_zms_read(&r.fs, 1, back, sizeof(back)), (int)sizeof(v));
+		ck_assert(!memcmp(back, v, sizeof(v)));
+		ck_assert_int_eq(fc_zms_read(&r.fs, id, back, sizeof(back)), 30);
+		ck_assert(!memcmp(back, v + 1, 30));
+		for (uint32_t k = 2; k < id; k++) {
+			ck_assert_int_eq(fc_zms_read(&r.fs, k, back, sizeof(back)), 4);
+			ck_assert(!memcmp(back, small, 4));
+		}
+	}
+}
+END_TEST
+
+/*
+ * A cut ATE of a value outside it, with its offset's write blocks left
+ * erased (0xffffffff) and its crc8 matching by chance (case 1041 of the
+ * randomised sweep): the mount steps over it, but the index took it for the
+ * id's newest entry, and reads and settings loads failed as corrupt
+ * (Zephyr reads past the partition). It must read as not written: the id
+ * keeps its value, in both lookup modes, and the walk calls the slot bad.
+ */
+static int count_bad(void *ctx, const struct fc_zms_ate_info *ai)
+{
+	*(uint32_t *)ctx += ai->status == FC_ZMS_ATE_BAD;
+	return 0;
+}
+
+START_TEST(torn_offset_out_of_range)
+{
+	static struct rig r;
+
+	for (int zephyr = 0; zephyr < 2; zephyr++) {
+		struct fc_zms_walk_ops ops = { .ate = count_bad };
+		struct fc_zms_config wcfg;
+		uint8_t v[20], back[20], b[16];
+		uint32_t bad = 0;
+
+		memset(v, 0x3c, sizeof(v));
+		rig_init(&r, 3, 4, zephyr);
+		ck_assert_int_eq(fc_zms_write(&r.fs, 5, v, sizeof(v)), (int)sizeof(v));
+		memset(b, 0xff, sizeof(b));
+		b[1] = r.fs.sector_cycle;
+		fc_put_le16(b + 2, 19);
+		fc_put_le32(b + 4, 5);
+		b[0] = fc_crc8_ccitt(0xff, b + 1, 15);
+		ck_assert_int_eq(fc_flash_prog(&r.sim.dev, r.fs.ate_wra, b, sizeof(b)), 0);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_int_eq(fc_zms_read(&r.fs, 5, back, sizeof(back)), (int)sizeof(v));
+		ck_assert(!memcmp(back, v, sizeof(v)));
+		ck_assert_int_eq(fc_zms_write(&r.fs, 7, v, 12), 12);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_int_eq(fc_zms_read(&r.fs, 5, back, sizeof(back)), (int)sizeof(v));
+		ck_assert(!memcmp(back, v, sizeof(v)));
+		wcfg = r.cfg;
+		wcfg.lookup = FC_ZMS_LOOKUP_INDEX;
+		wcfg.index_slot_count = 64;
+		ck_assert_int_eq(fc_zms_walk(&wcfg, &ops, &bad), 0);
+		ck_assert_uint_eq(bad, 1);
 	}
 }
 END_TEST
@@ -638,6 +760,8 @@ Suite *zms_recovery_suite(void)
 	tcase_add_test(tc, torn_erase_of_collected_sector);
 	tcase_add_test(tc, two_sectors_torn_erase_keeps_first_slot);
 	tcase_add_test(tc, value_bytes_pass_for_ate);
+	tcase_add_test(tc, gc_copy_in_top_slot);
+	tcase_add_test(tc, torn_offset_out_of_range);
 	tcase_add_test(tc, torn_close_never_programmed_again);
 	tcase_add_test(tc, cycle_wraps_in_cut_gcs);
 	suite_add_tcase(s, tc);

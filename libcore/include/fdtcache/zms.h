@@ -221,7 +221,9 @@ static inline uint32_t fc_zms_addr_offset(const struct fc_zms *fs, uint32_t addr
 enum fc_zms_sector_state {
 	FC_ZMS_SECTOR_UNUSED, /* no valid empty ATE (erased or never given one) */
 	FC_ZMS_SECTOR_OPEN,   /* valid empty ATE, not closed */
-	FC_ZMS_SECTOR_CLOSED, /* valid empty and close ATEs with equal cycles */
+	/* valid empty and close ATEs with equal cycles, or a torn close ATE
+	 * the mount counts as closed (the next sector holds a gc_done ATE) */
+	FC_ZMS_SECTOR_CLOSED,
 };
 
 enum fc_zms_ate_status {
