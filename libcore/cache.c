@@ -131,7 +131,7 @@ static void set_promote(struct fc_cache *cache, uint32_t base, uint32_t i)
 static uint32_t probe_find(const struct fc_cache *cache, uint32_t key)
 {
 	uint32_t mask = cache->nslots - 1;
-	uint32_t i = fc_cache_slot_of(cache, key);
+	uint32_t i = fc_cache_hash_home(cache, key);
 
 	for (uint32_t n = 0; n < cache->nslots; n++, i = (i + 1) & mask) {
 		uint32_t k = cache->slots[i].key;
@@ -245,6 +245,33 @@ static int set_put(struct fc_cache *cache, uint32_t key, uint32_t value,
 	return 1;
 }
 
+/* PROBE store, as put(): FC_ENOSPC when the map is full and lacks key. */
+static int probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
+		     enum fc_cache_prefill_mode mode)
+{
+	uint32_t i = probe_find(cache, key);
+
+	if (i == UINT32_MAX) {
+		cache->overflowed = true;
+		return FC_ENOSPC;
+	}
+	if (mode == FC_CACHE_IF_EMPTY && cache->slots[i].key != FC_CACHE_EMPTY)
+		return 0;
+	return store(cache, i, key, value);
+}
+
+int fc_cache_probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
+		       enum fc_cache_prefill_mode mode)
+{
+	int rc = probe_put(cache, key, value, mode);
+
+	if (rc > 0 && mode == FC_CACHE_IF_EMPTY)
+		cache->stats.prefills++;
+	else if (rc > 0)
+		cache->stats.fills++;
+	return rc;
+}
+
 static int put(struct fc_cache *cache, uint32_t key, uint32_t value,
 	       enum fc_cache_prefill_mode mode)
 {
@@ -256,15 +283,9 @@ static int put(struct fc_cache *cache, uint32_t key, uint32_t value,
 		return 0;
 	if (is_sets(cache))
 		return set_put(cache, key, value, mode);
-	if (cache->policy == FC_CACHE_PROBE) {
-		i = probe_find(cache, key);
-		if (i == UINT32_MAX) {
-			cache->overflowed = true;
-			return FC_ENOSPC;
-		}
-	} else {
-		i = fc_cache_slot_of(cache, key);
-	}
+	if (cache->policy == FC_CACHE_PROBE)
+		return probe_put(cache, key, value, mode);
+	i = fc_cache_slot_of(cache, key);
 	if (mode == FC_CACHE_IF_EMPTY && cache->slots[i].key != FC_CACHE_EMPTY)
 		return 0;
 	return store(cache, i, key, value);
@@ -307,7 +328,7 @@ static void probe_remove(struct fc_cache *cache, uint32_t hole)
 		i = (i + 1) & mask;
 		if (cache->slots[i].key == FC_CACHE_EMPTY)
 			break;
-		home = fc_cache_slot_of(cache, cache->slots[i].key);
+		home = fc_cache_hash_home(cache, cache->slots[i].key);
 		/* i may move to hole only if home is not in (hole, i], cyclically */
 		if (((i - home) & mask) >= ((i - hole) & mask)) {
 			cache->slots[hole] = cache->slots[i];
@@ -318,15 +339,34 @@ static void probe_remove(struct fc_cache *cache, uint32_t hole)
 	cache->slots[hole].value = 0;
 }
 
+/* Count a removal; returns 1 (removed). */
+static int removed(struct fc_cache *cache)
+{
+	cache->used--;
+	cache->stats.invalidations++;
+	return 1;
+}
+
+int fc_cache_probe_invalidate(struct fc_cache *cache, uint32_t key)
+{
+	uint32_t i = probe_find(cache, key);
+
+	if (i == UINT32_MAX || cache->slots[i].key != key)
+		return 0;
+	probe_remove(cache, i);
+	return removed(cache);
+}
+
 int fc_cache_invalidate(struct fc_cache *cache, uint32_t key)
 {
-	uint32_t i = find_slot(cache, key);
+	uint32_t i;
 
+	if (cache->policy == FC_CACHE_PROBE)
+		return key == FC_CACHE_EMPTY ? 0 : fc_cache_probe_invalidate(cache, key);
+	i = find_slot(cache, key);
 	if (i == UINT32_MAX)
 		return 0;
-	if (cache->policy == FC_CACHE_PROBE) {
-		probe_remove(cache, i);
-	} else if (is_sets(cache)) {
+	if (is_sets(cache)) {
 		uint32_t last = fc_cache_slot_of(cache, key) + ways_of(cache->policy) - 1;
 
 		/* close the gap: the set's used slots stay first */
@@ -338,7 +378,5 @@ int fc_cache_invalidate(struct fc_cache *cache, uint32_t key)
 		cache->slots[i].key = FC_CACHE_EMPTY;
 		cache->slots[i].value = 0;
 	}
-	cache->used--;
-	cache->stats.invalidations++;
-	return 1;
+	return removed(cache);
 }

@@ -17,9 +17,7 @@
  */
 int nvs_index_put_(struct fc_nvs *fs, uint16_t id, uint32_t v, bool if_empty)
 {
-	if (if_empty)
-		return fc_cache_prefill(&fs->index, id, v, FC_CACHE_IF_EMPTY);
-	return fc_cache_fill(&fs->index, id, v) ? FC_ENOSPC : 1;
+	return fc_cache_probe_put(&fs->index, id, v, if_empty ? FC_CACHE_IF_EMPTY : FC_CACHE_OVERWRITE);
 }
 
 void nvs_index_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
@@ -37,8 +35,13 @@ int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nv
 		    bool want_ate, bool may_walk)
 {
 	uint32_t v;
+	bool hit = nvs_index_get_(fs, id, &v);
 
-	if (fc_cache_lookup(&fs->index, id, &v)) {
+	/* the statistics fc_cache_lookup keeps */
+	fs->index.stats.lookups++;
+	fs->index.stats.hits += hit;
+	fs->index.stats.misses += !hit;
+	if (hit) {
 		*addr = v & ~NVS_DEL_FLAG;
 		if (v & NVS_DEL_FLAG) {
 			a->id = id;
@@ -84,8 +87,8 @@ int nvs_index_forget_(struct fc_nvs *fs, uint32_t s)
 		if (a.id == FC_NVS_ID_SPECIAL) {
 			if (a.len == 0 && fs->gc_done_ates)
 				fs->gc_done_ates--;
-		} else if (fc_cache_peek(&fs->index, a.id, &v) && (v & ~NVS_DEL_FLAG) == at) {
-			fc_cache_invalidate(&fs->index, a.id);
+		} else if (nvs_index_get_(fs, a.id, &v) && (v & ~NVS_DEL_FLAG) == at) {
+			fc_cache_probe_invalidate(&fs->index, a.id);
 			if (a.len && !fs->live_unknown)
 				fs->live_bytes -= entry_bytes(fs, a.len);
 		}
@@ -180,7 +183,7 @@ static int count_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate 
 
 	if (!ate_valid(fs, a) || a->id == FC_NVS_ID_SPECIAL)
 		return 0;
-	if (fc_cache_peek(&fs->index, a->id, &v)) {
+	if (nvs_index_get_(fs, a->id, &v)) {
 		if (!c->pass && v == addr && a->len)
 			c->bytes += entry_bytes(fs, a->len);
 		return 0;

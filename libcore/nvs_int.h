@@ -185,6 +185,12 @@ int nvs_locate_(struct fc_nvs *fs, const struct fc_nvs_config *cfg);
 /* ---- the exact index (nvs_index.c) ---- */
 
 int nvs_index_put_(struct fc_nvs *fs, uint16_t id, uint32_t v, bool if_empty);
+
+/* The index value of id without statistics: false when it lacks id (or has no slots). */
+static inline bool nvs_index_get_(const struct fc_nvs *fs, uint16_t id, uint32_t *v)
+{
+	return fs->cfg.index_slot_count && fc_cache_probe_get(&fs->index, id, v);
+}
 int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a, void *arg);
 
 /*

@@ -69,7 +69,7 @@ static uint32_t slot_flags(struct fc_nvs *fs, bool in_log, uint32_t addr, const 
 
 	if (!a->crc_ok)
 		return 0;
-	if (in_log && id_entry(fs, a) && fc_cache_peek(&fs->index, a->id, &v) && v == addr)
+	if (in_log && id_entry(fs, a) && nvs_index_get_(fs, a->id, &v) && v == addr)
 		return SLOT_CRC_OK | SLOT_LIVE;
 	return SLOT_CRC_OK;
 }

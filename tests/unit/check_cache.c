@@ -244,6 +244,34 @@ START_TEST(probe_removal_from_a_full_map)
 }
 END_TEST
 
+START_TEST(probe_entry_points_count_as_fill_prefill_invalidate)
+{
+	struct fc_cache c;
+	struct fc_cache_slot slots[4];
+	uint32_t v;
+
+	fc_cache_init(&c, FC_CACHE_PROBE, slots, 4);
+	ck_assert_int_eq(fc_cache_probe_put(&c, 7, 70, FC_CACHE_OVERWRITE), 1);
+	ck_assert_int_eq(fc_cache_probe_put(&c, 7, 71, FC_CACHE_IF_EMPTY), 0);
+	ck_assert_int_eq(fc_cache_probe_put(&c, 8, 80, FC_CACHE_IF_EMPTY), 1);
+	ck_assert_int_eq(fc_cache_probe_put(&c, 7, 72, FC_CACHE_OVERWRITE), 1);
+	ck_assert_uint_eq(c.stats.fills, 2);
+	ck_assert_uint_eq(c.stats.prefills, 1);
+	ck_assert(fc_cache_probe_get(&c, 7, &v) && v == 72);
+	ck_assert_int_eq(fc_cache_probe_put(&c, 9, 90, FC_CACHE_OVERWRITE), 1);
+	ck_assert_int_eq(fc_cache_probe_put(&c, 10, 100, FC_CACHE_OVERWRITE), 1);
+	ck_assert_int_eq(fc_cache_probe_put(&c, 11, 110, FC_CACHE_OVERWRITE), FC_ENOSPC);
+	ck_assert(!fc_cache_complete(&c));
+	ck_assert_int_eq(fc_cache_probe_invalidate(&c, 11), 0);
+	ck_assert_int_eq(fc_cache_probe_invalidate(&c, 8), 1);
+	ck_assert_uint_eq(c.stats.invalidations, 1);
+	ck_assert_uint_eq(c.used, 3);
+	ck_assert(!fc_cache_probe_get(&c, 8, &v));
+	for (uint32_t k = 7; k <= 10; k++)
+		ck_assert_int_eq(fc_cache_probe_get(&c, k, &v), k != 8);
+}
+END_TEST
+
 /* The inline hit path of policy, or -1 when it has none. */
 static int inline_get(const struct fc_cache *c, uint32_t key, uint32_t *v)
 {
@@ -358,6 +386,7 @@ int main(void)
 	tcase_add_test(tc, probe_is_exact_until_full);
 	tcase_add_test(tc, probe_removal_keeps_runs_reachable);
 	tcase_add_test(tc, probe_removal_from_a_full_map);
+	tcase_add_test(tc, probe_entry_points_count_as_fill_prefill_invalidate);
 	tcase_add_test(tc, inline_gets_and_peek_agree_with_a_scan);
 	tcase_add_test(tc, hash_home_is_linux_hash_32);
 	suite_add_tcase(s, tc);

@@ -167,6 +167,34 @@ int fc_cache_prefill(struct fc_cache *cache, uint32_t key, uint32_t value,
 int fc_cache_invalidate(struct fc_cache *cache, uint32_t key);
 
 /*
+ * PROBE maps only, for callers that know their policy (an engine's exact
+ * index): the store and removal without the dispatch on the policy, so a
+ * program linking only these (and fc_cache_probe_get) links no code of the
+ * other policies. key must not be FC_CACHE_EMPTY.
+ */
+
+/*
+ * fc_cache_probe_put - fc_cache_fill (mode FC_CACHE_OVERWRITE, counted as
+ * a fill) or fc_cache_prefill with FC_CACHE_IF_EMPTY (counted as a
+ * prefill) of a PROBE map.
+ *
+ * returns:
+ *	1, stored
+ *	0, left alone (FC_CACHE_IF_EMPTY and key held)
+ *	FC_ENOSPC, the map is full and lacks key: nothing stored, and the
+ *		map is no longer complete
+ */
+int fc_cache_probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
+		       enum fc_cache_prefill_mode mode);
+
+/*
+ * fc_cache_probe_invalidate - fc_cache_invalidate of a PROBE map.
+ *
+ * returns: 1 if key was held, 0 if not.
+ */
+int fc_cache_probe_invalidate(struct fc_cache *cache, uint32_t key);
+
+/*
  * fc_cache_complete - has a PROBE map refused no fill since its last clear,
  * i.e. does it hold every key ever filled and not invalidated?
  *
