@@ -11,6 +11,7 @@ bench="$bld/tools/fdtcache-bench"
 model="$src/tests/tools/linux-phandle-model.py"
 counters() { # the model's columns, picked by name from fdtcache-bench's CSV
 	awk -F, -v want=policy,size,lookups,hits,misses,unresolved,evictions,scan_steps,memory_bytes '
+		NF == 0 { exit } # the typed lookups (path, alias) follow after a blank line
 		NR == 1 { n = split(want, name, ","); for (i = 1; i <= NF; i++) col[$i] = i }
 		{ row = $col[name[1]]; for (k = 2; k <= n; k++) row = row "," $col[name[k]]; print row }'
 }

@@ -9,8 +9,8 @@ v4.17-v5.5 (mask) and v5.6+ (hash32) do; see the README's fdtcache-bench
 section for the rules.
 
 TRACE is a trace file or a raw capture log of scripts/capture-boot-trace
-("# fdtcache-capture 1": `lookup 0x1c CALLER` and `mark core_init|user`
-lines), read directly so that the log's conversion to a trace is checked
+("# fdtcache-capture 1" or 2: `lookup 0x1c CALLER` and `mark core_init|user`
+lines; version 2's path and alias lines are no phandle lookups), read directly so that the log's conversion to a trace is checked
 too. A "# dtb: NAME sha256 HEX" header must match the DTB's bytes.
 
 linux-phandle-model.py --reference DTB prints, one per line in hex, the
@@ -90,7 +90,7 @@ def read_capture(path, lines, blob):
 def read_trace(path, blob):
     with open(path) as f:
         lines = f.read().splitlines()
-    if lines[:1] == ["# fdtcache-capture 1"]:
+    if lines[:1] in (["# fdtcache-capture 1"], ["# fdtcache-capture 2"]):
         return read_capture(path, lines, blob)
     lookups, core_init = [], 0
     for line in lines:
