@@ -11,40 +11,11 @@ n=0
 settings=0
 
 for bin in "$vec"/*.bin; do
-	name=$(basename "$bin" .bin)
-	expect=$vec/$name.expect.txt
-	n=$((n + 1))
-	sum_before=$(cksum < "$bin")
-	grep '^id=' "$expect" | LC_ALL=C sort > "$tmp/want"
-	[ -s "$tmp/want" ] || bad "$name: expect file has no id lines"
-	geo=$(sed -n 's/^# geometry: sector_size=\([0-9]*\) sectors=\([0-9]*\) write_block_size=\([0-9]*\).*/--sector-size \1 --sectors \2 --write-block \3/p' "$expect")
-	[ -n "$geo" ] || bad "$name: no geometry line"
+	vector_start "$bin"
 
-	# --live alone prints exactly the id lines (geometry given)
 	# shellcheck disable=SC2086
-	timeout 60 "$tool" --live $geo "$bin" > "$tmp/given" 2> "$tmp/err" || bad "$name: --live $geo exit $?"
-	cmp -s "$tmp/want" "$tmp/given" || { bad "$name: --live $geo differs:"; diff "$tmp/want" "$tmp/given" | head -n 5; }
-
-	# every view at once, geometry detected
-	views="--summary --live"
-	grep -q '^name=' "$expect" && views="$views --settings"
-	# shellcheck disable=SC2086
-	timeout 60 "$tool" $views "$bin" > "$tmp/auto" 2> "$tmp/err" || bad "$name: $views exit $? ($(cat "$tmp/err"))"
-	grep '^id=' "$tmp/auto" > "$tmp/auto_live"
-	cmp -s "$tmp/want" "$tmp/auto_live" || { bad "$name: --live (detected geometry) differs:"; diff "$tmp/want" "$tmp/auto_live" | head -n 5; }
+	read_back $geo
 	grep -q '^  sector size: detected, ' "$tmp/auto" || bad "$name: the summary does not say the geometry was detected"
-
-	want_mount=$(sed -n 's/^# after mount: //p' "$expect")
-	got_mount=$(sed -n 's/^after mount: //p' "$tmp/auto")
-	[ "$want_mount" = "$got_mount" ] || bad "$name: --summary after mount '$got_mount', expected '$want_mount'"
-
-	# settings images: --settings lists what settings_load() reported, by name
-	if grep -q '^name=' "$expect"; then
-		sed -n 's/^name=\(.*\) len=[0-9]* data=\(.*\)$/\1 = \2/p' "$expect" | LC_ALL=C sort > "$tmp/want_settings"
-		grep -v '^==' "$tmp/auto" | grep ' = ' > "$tmp/settings"
-		cmp -s "$tmp/want_settings" "$tmp/settings" || { bad "$name: --settings differs:"; diff "$tmp/want_settings" "$tmp/settings" | head -n 5; }
-		settings=$((settings + 1))
-	fi
 
 	# an intact image has nothing to report, whichever sector the walk starts at
 	case $name in

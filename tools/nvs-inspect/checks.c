@@ -213,7 +213,7 @@ static void check_orphan_data(struct inspect *in, uint32_t s, uint32_t data_end)
 	sector_verdict(in, SEV_WARNING, "data-without-ate", (int)s, first,
 		"%u bytes of data without an ATE (a write cut before its ATE?); a mount skips them",
 		last - first);
-	salvage_data(in, s, first, last - first);
+	salvage_data(in, s << FC_NVS_ADDR_SECTOR_SHIFT | first, sec + first, last - first);
 }
 
 /* The checks of one sector: its ATEs (recs, walk order) and its data area. */

@@ -7,6 +7,8 @@
  * analysis as a single one; this only compares its findings.
  */
 #include "inspect.h"
+#include "json_view.h"
+#include "zms_inspect.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -21,7 +23,7 @@ static const char *const change_names[] = { "added", "deleted", "changed" };
 
 struct id_change {
 	enum change kind;
-	uint16_t id;
+	uint64_t id;
 	GBytes *old, *new_; /* NULL when absent */
 };
 
@@ -122,32 +124,82 @@ static GArray *setting_changes(const struct inspect *a, const struct inspect *b)
 	return m.out;
 }
 
-static const struct fc_nvs_sector_info *sector_of(const struct inspect *in, guint s)
+/* A sector as diff sees it, in either format (ZMS's unused is erased). */
+struct sector_view {
+	const char *state;
+	bool erased, closed;
+	const uint8_t *bytes;
+};
+
+static uint32_t sector_size(const struct inspect *in)
 {
-	return s < in->sectors->len ? &g_array_index(in->sectors, struct fc_nvs_sector_info, s) : NULL;
+	return in->zms ? in->zms->sector_size : in->geo.geo.sector_size;
+}
+
+static guint sector_count(const struct inspect *in)
+{
+	return in->zms ? in->zms->sectors_info->len : in->sectors->len;
+}
+
+static struct sector_view sector_of(const struct inspect *in, guint s)
+{
+	struct sector_view v;
+
+	if (in->zms) {
+		const struct fc_zms_sector_info *i =
+			&g_array_index(in->zms->sectors_info, struct fc_zms_sector_info, s);
+
+		v.state = zms_sector_state_name(i->state);
+		v.erased = i->state == FC_ZMS_SECTOR_UNUSED;
+		v.closed = i->state == FC_ZMS_SECTOR_CLOSED;
+		v.bytes = in->zms->part + (size_t)s * in->zms->sector_size;
+	} else {
+		const struct fc_nvs_sector_info *i =
+			&g_array_index(in->sectors, struct fc_nvs_sector_info, s);
+
+		v.state = sector_state_name(i->state);
+		v.erased = i->state == FC_NVS_SECTOR_ERASED;
+		v.closed = i->state == FC_NVS_SECTOR_CLOSED;
+		v.bytes = sector_bytes(in, s);
+	}
+	return v;
 }
 
 static bool sector_bytes_differ(const struct inspect *a, const struct inspect *b, guint s)
 {
-	uint32_t ss = a->geo.geo.sector_size;
+	uint32_t ss = sector_size(a);
 
-	return ss != b->geo.geo.sector_size ||
-	       memcmp(sector_bytes(a, s), sector_bytes(b, s), ss) != 0;
+	return ss != sector_size(b) || memcmp(sector_of(a, s).bytes, sector_of(b, s).bytes, ss) != 0;
 }
 
 /* What happened to a sector in between, from its states and bytes. */
-static const char *sector_story(const struct fc_nvs_sector_info *x,
-				const struct fc_nvs_sector_info *y)
+static const char *sector_story(const struct sector_view *x, const struct sector_view *y)
 {
-	if (y->state == FC_NVS_SECTOR_ERASED)
+	if (y->erased)
 		return "erased (garbage collected)";
-	if (x->state == FC_NVS_SECTOR_CLOSED && y->state != FC_NVS_SECTOR_CLOSED)
+	if (x->closed && !y->closed)
 		return "erased and written again (garbage collected)";
-	if (x->state == FC_NVS_SECTOR_ERASED)
+	if (x->erased)
 		return "written into";
-	if (x->state == y->state && x->state == FC_NVS_SECTOR_CLOSED)
+	if (x->closed && y->closed)
 		return "rewritten (garbage collected, then filled again)";
 	return "written into";
+}
+
+/* The sectors whose bytes differ, with their states and story. */
+static void sector_changes(const struct inspect *a, const struct inspect *b,
+			   void (*emit)(void *ctx, guint s, const struct sector_view *x,
+					const struct sector_view *y, const char *story),
+			   void *ctx)
+{
+	guint s;
+
+	for (s = 0; s < MIN(sector_count(a), sector_count(b)); s++) {
+		struct sector_view x = sector_of(a, s), y = sector_of(b, s);
+
+		if (sector_bytes_differ(a, b, s))
+			emit(ctx, s, &x, &y, sector_story(&x, &y));
+	}
 }
 
 static char *value_or_none(GBytes *v)
@@ -155,19 +207,20 @@ static char *value_or_none(GBytes *v)
 	return v ? bytes_hex(v) : g_strdup("-");
 }
 
-static void table_ids(const GArray *ids)
+static void table_ids(const struct inspect *in, const GArray *ids)
 {
 	guint i;
 
 	for (i = 0; i < ids->len; i++) {
 		const struct id_change *c = &g_array_index(ids, struct id_change, i);
-		char *o = value_or_none(c->old), *n = value_or_none(c->new_);
+		char *o = value_or_none(c->old), *n = value_or_none(c->new_), *id = id_text(in, c->id);
 
 		if (c->kind == CHANGED)
-			printf("changed id=0x%04x data=%s -> data=%s\n", c->id, o, n);
+			printf("changed id=%s data=%s -> data=%s\n", id, o, n);
 		else
-			printf("%s id=0x%04x data=%s\n", change_names[c->kind], c->id,
+			printf("%s id=%s data=%s\n", change_names[c->kind], id,
 			       c->kind == ADDED ? n : o);
+		g_free(id);
 		g_free(o);
 		g_free(n);
 	}
@@ -206,19 +259,22 @@ static void table_mount_actions(const char *which, const struct inspect *in)
 		printf("%s: a mount would %s\n", which, (const char *)g_ptr_array_index(in->actions, i));
 }
 
+static void table_sector(void *ctx, guint s, const struct sector_view *x,
+			 const struct sector_view *y, const char *story)
+{
+	(void)ctx;
+	printf("sector %u: %s -> %s: %s\n", s, x->state, y->state, story);
+}
+
 static void table_diff(const struct inspect *a, const struct inspect *b, const GArray *ids,
 		       const GArray *st)
 {
 	guint s, n[3] = { 0, 0, 0 };
 
 	printf("diff: %s -> %s\n", a->input.name, b->input.name);
-	table_ids(ids);
+	table_ids(a, ids);
 	table_settings_diff(st);
-	for (s = 0; s < MIN(a->sectors->len, b->sectors->len); s++)
-		if (sector_bytes_differ(a, b, s))
-			printf("sector %u: %s -> %s: %s\n", s, sector_state_name(sector_of(a, s)->state),
-			       sector_state_name(sector_of(b, s)->state),
-			       sector_story(sector_of(a, s), sector_of(b, s)));
+	sector_changes(a, b, table_sector, NULL);
 	table_mount_actions("old", a);
 	table_mount_actions("new", b);
 	for (s = 0; s < ids->len; s++)
@@ -227,31 +283,25 @@ static void table_diff(const struct inspect *a, const struct inspect *b, const G
 	       n[DELETED], st->len);
 }
 
-static void json_value(JsonBuilder *b, const char *key, GBytes *v)
-{
-	char *hex = v ? bytes_hex(v) : NULL;
-
-	tool_json_str(b, key, hex);
-	g_free(hex);
-}
-
 /* The members every change has: its kind, the value before and after. */
 static void json_change(JsonBuilder *b, enum change kind, GBytes *old, GBytes *new_)
 {
 	tool_json_str(b, "change", change_names[kind]);
-	json_value(b, "old", old);
-	json_value(b, "new", new_);
+	json_hex(b, "old", old);
+	json_hex(b, "new", new_);
 }
 
-static void json_actions(JsonBuilder *b, const char *key, const struct inspect *in)
+static void json_sector(void *ctx, guint s, const struct sector_view *x,
+			const struct sector_view *y, const char *story)
 {
-	guint i;
+	JsonBuilder *j = ctx;
 
-	json_builder_set_member_name(b, key);
-	json_builder_begin_array(b);
-	for (i = 0; i < in->actions->len; i++)
-		tool_json_string(b, g_ptr_array_index(in->actions, i));
-	json_builder_end_array(b);
+	json_builder_begin_object(j);
+	json_int(j, "sector", s);
+	tool_json_str(j, "old_state", x->state);
+	tool_json_str(j, "new_state", y->state);
+	tool_json_str(j, "what", story);
+	json_builder_end_object(j);
 }
 
 static void json_diff(const struct inspect *a, const struct inspect *b, const GArray *ids,
@@ -271,8 +321,7 @@ static void json_diff(const struct inspect *a, const struct inspect *b, const GA
 		const struct id_change *c = &g_array_index(ids, struct id_change, i);
 
 		json_builder_begin_object(j);
-		json_builder_set_member_name(j, "id");
-		json_builder_add_int_value(j, c->id);
+		json_id(j, a, "id", c->id);
 		json_change(j, c->kind, c->old, c->new_);
 		json_builder_end_object(j);
 	}
@@ -293,17 +342,7 @@ static void json_diff(const struct inspect *a, const struct inspect *b, const GA
 	json_builder_end_array(j);
 	json_builder_set_member_name(j, "sectors");
 	json_builder_begin_array(j);
-	for (i = 0; i < MIN(a->sectors->len, b->sectors->len); i++) {
-		if (!sector_bytes_differ(a, b, i))
-			continue;
-		json_builder_begin_object(j);
-		json_builder_set_member_name(j, "sector");
-		json_builder_add_int_value(j, i);
-		tool_json_str(j, "old_state", sector_state_name(sector_of(a, i)->state));
-		tool_json_str(j, "new_state", sector_state_name(sector_of(b, i)->state));
-		tool_json_str(j, "what", sector_story(sector_of(a, i), sector_of(b, i)));
-		json_builder_end_object(j);
-	}
+	sector_changes(a, b, json_sector, j);
 	json_builder_end_array(j);
 	json_actions(j, "mount_old", a);
 	json_actions(j, "mount_new", b);
@@ -318,17 +357,16 @@ int inspect_diff(struct inspect *a, struct inspect *b)
 	a->opt.live = b->opt.live = a->opt.settings = b->opt.settings = TRUE;
 	if (inspect_analyze(a) || inspect_analyze(b))
 		return 1; /* a blank dump cannot be compared sector by sector */
-	if (a->zms || b->zms) {
-		g_printerr("nvs-inspect: %s: a ZMS dump: --diff compares NVS dumps only\n",
-			   (a->zms ? a : b)->input.name);
+	if (!a->zms != !b->zms) {
+		g_printerr("nvs-inspect: %s is %s, %s is %s: --diff compares two dumps of one "
+			   "format\n", a->input.name, a->zms ? "ZMS" : "NVS", b->input.name,
+			   b->zms ? "ZMS" : "NVS");
 		return 1;
 	}
-	if (a->geo.geo.sector_size != b->geo.geo.sector_size ||
-	    a->geo.geo.sector_count != b->geo.geo.sector_count)
+	if (sector_size(a) != sector_size(b) || sector_count(a) != sector_count(b))
 		g_printerr("nvs-inspect: warning: %s has %u sectors of %u bytes, %s %u of %u: not "
-			   "the same partition?\n",
-			   a->input.name, a->geo.geo.sector_count, a->geo.geo.sector_size,
-			   b->input.name, b->geo.geo.sector_count, b->geo.geo.sector_size);
+			   "the same partition?\n", a->input.name, sector_count(a), sector_size(a),
+			   b->input.name, sector_count(b), sector_size(b));
 	ids = id_changes(a, b);
 	st = setting_changes(a, b);
 	if (a->opt.format && !strcmp(a->opt.format, "json"))

@@ -29,17 +29,9 @@ void inspect_init(struct inspect *in)
 
 void inspect_free(struct inspect *in)
 {
-	guint i;
-
 	if (in->mount_thread)
 		g_thread_join(in->mount_thread);
-	for (i = 0; i < in->live->len; i++)
-		if (g_array_index(in->live, struct live_entry, i).value)
-			g_bytes_unref(g_array_index(in->live, struct live_entry, i).value);
-	for (i = 0; i < in->settings->len; i++) {
-		g_free(g_array_index(in->settings, struct setting, i).name);
-		g_bytes_unref(g_array_index(in->settings, struct setting, i).value);
-	}
+	free_read_back(in);
 	free_salvage(in->salvage);
 	free_verdicts(in->verdicts);
 	free_verdicts(in->sector_verdicts);
@@ -149,11 +141,7 @@ int inspect_run(struct inspect *in)
 
 	if (rc)
 		return rc == 2 ? 0 : 1;
-	if (in->zms && json)
-		zms_print_json(in);
-	else if (in->zms)
-		zms_print_table(in);
-	else if (json)
+	if (json)
 		print_json(in);
 	else
 		print_table(in);

@@ -7,9 +7,9 @@
  * data CRCs) and mount (fc_nvs_mount on a private copy: what a mount
  * changes, what it reads back) -> checks and salvage (findings: verdicts,
  * unverified values) -> views (table, json). Only libcore decodes the ATE
- * format (its walk, and its codec in geometry detection). Another on-flash
- * format gets a decoder of its own beside walk.c, feeding the same findings
- * and views.
+ * format (its walk, and its codec in geometry detection). ZMS
+ * (zms_inspect.h) has its own detection, walk and checks beside these,
+ * feeding the same findings and views.
  */
 #ifndef FDTCACHE_NVS_INSPECT_H
 #define FDTCACHE_NVS_INSPECT_H
@@ -52,23 +52,25 @@ struct ate_rec {
 	uint32_t seq;       /* walk order */
 };
 
+/* What a mount reads back and what diff compares, in either format. */
 struct live_entry {
-	uint16_t id;
-	int rc;             /* fc_nvs_read's result */
-	GBytes *value;
+	uint64_t id;
+	int rc;             /* fc_nvs_read's or fc_zms_read's result */
+	GBytes *value;      /* NULL when the read failed */
 };
 
 struct setting {
 	char *name;         /* name_len bytes as stored (a NUL among them is damage), then a NUL */
 	size_t name_len;
-	uint16_t name_id;
+	uint32_t name_id;
 	GBytes *value;
 };
 
 struct salvage_rec {
 	const char *kind;   /* "ate-crc-bad" or "data-without-ate" */
 	uint32_t addr;      /* of the ATE or of the data */
-	int id;             /* -1 when unknown */
+	bool has_id;        /* false: the data names no id */
+	uint64_t id;
 	GBytes *value;
 };
 
@@ -206,19 +208,27 @@ void tally_verdicts(struct inspect *in);
 void free_verdicts(GArray *verdicts);
 extern const char *const severity_names[];
 
-/* salvage.c: unverified values from damaged regions */
+/* salvage.c: unverified values from damaged regions (in->salvaged: the sector's so far) */
+void salvage_value(struct inspect *in, uint32_t addr, uint64_t id, const uint8_t *sector_data,
+		   uint32_t lo, uint32_t len);
 void salvage_ate(struct inspect *in, const struct ate_rec *r);
-void salvage_data(struct inspect *in, uint32_t s, uint32_t first, uint32_t len);
+void salvage_data(struct inspect *in, uint32_t addr, const uint8_t *p, uint32_t len);
 void free_salvage(GArray *salvage);
 
 /* view.c: what the table and JSON views share */
 int view_count(const struct options *o);
+const char *name_of(const char *const *names, size_t n, unsigned v);
 const char *sector_state_name(enum fc_nvs_sector_state s);
 const char *ate_status_name(enum fc_nvs_ate_status s);
 char *hex_of(const uint8_t *p, size_t n);
 char *bytes_hex(GBytes *b);
 const uint8_t *ate_bytes(const struct inspect *in, const struct fc_nvs_ate_info *a, size_t *n);
 char *addr_text(uint32_t addr);
+char *place_text(const struct inspect *in, uint32_t addr);
+char *id_text(const struct inspect *in, uint64_t id);
+struct setting setting_new(const char *name, size_t name_len, uint32_t name_id,
+			   const void *value, size_t value_len);
+void free_read_back(struct inspect *in);
 bool printable(GBytes *b);
 char *value_text(GBytes *b);
 int ate_by_flash_order(gconstpointer pa, gconstpointer pb);
@@ -227,7 +237,17 @@ char *setting_name_text(const struct setting *s);
 char *setting_name_utf8(const struct setting *s);
 GPtrArray *history_of(struct inspect *in, uint16_t id);
 
-/* table.c, json.c */
+/* table.c, json.c: the views each format has its own way; the others are shared */
+struct table_views {
+	void (*summary)(struct inspect *in);
+	void (*ates)(struct inspect *in);
+	void (*history)(struct inspect *in);
+};
+void table_heading(const struct inspect *in, const char *title);
+G_GNUC_PRINTF(3, 4)
+void para(const struct inspect *in, int indent, const char *fmt, ...); /* prose, wrapped */
+void table_actions(const struct inspect *in);
+void table_image(const struct inspect *in);
 void print_table(struct inspect *in);
 void table_check(const struct inspect *in); /* the --check view (NVS and ZMS) */
 void print_json(struct inspect *in);

@@ -40,15 +40,41 @@ void json_hex(JsonBuilder *b, const char *key, GBytes *v)
 	g_free(hex);
 }
 
-static void json_addr(JsonBuilder *b, const char *key, uint32_t addr)
+void json_addr(JsonBuilder *b, const struct inspect *in, const char *key, uint32_t addr)
 {
-	char *a = addr_text(addr);
+	char *a = place_text(in, addr);
 
 	tool_json_str(b, key, a);
 	g_free(a);
 }
 
-static void json_geometry(JsonBuilder *b, const struct inspect *in)
+/* NVS ids are numbers; ZMS ids strings, as a 64-bit id does not fit a JSON number. */
+void json_id(JsonBuilder *b, const struct inspect *in, const char *key, uint64_t id)
+{
+	char *t;
+
+	if (!in->zms) {
+		json_int(b, key, (gint64)id);
+		return;
+	}
+	t = id_text(in, id);
+	tool_json_str(b, key, t);
+	g_free(t);
+}
+
+/* The mount's actions, strings in an array. */
+void json_actions(JsonBuilder *b, const char *key, const struct inspect *in)
+{
+	guint i;
+
+	json_builder_set_member_name(b, key);
+	json_builder_begin_array(b);
+	for (i = 0; i < in->actions->len; i++)
+		tool_json_string(b, g_ptr_array_index(in->actions, i));
+	json_builder_end_array(b);
+}
+
+static void json_geometry(JsonBuilder *b, struct inspect *in)
 {
 	const struct nvs_geometry_report *r = &in->geo;
 
@@ -71,7 +97,7 @@ static void json_geometry(JsonBuilder *b, const struct inspect *in)
 	json_data_crc(b, in, in->data_crc, in->crc_reason);
 }
 
-static void json_summary(JsonBuilder *b, const struct inspect *in)
+static void json_summary(JsonBuilder *b, struct inspect *in)
 {
 	guint i;
 
@@ -100,17 +126,13 @@ static void json_summary(JsonBuilder *b, const struct inspect *in)
 	json_bool(b, "ok", in->mount_rc >= 0);
 	tool_json_str(b, "error", in->mount_rc < 0 ? fc_strerror(in->mount_rc) : NULL);
 	if (in->mount_rc >= 0) {
-		json_addr(b, "ate_wra", in->fs.ate_wra);
-		json_addr(b, "data_wra", in->fs.data_wra);
+		json_addr(b, in, "ate_wra", in->fs.ate_wra);
+		json_addr(b, in, "data_wra", in->fs.data_wra);
 		json_int(b, "open_sector", addr_sector(in->fs.ate_wra));
 		json_int(b, "free_space", in->free_space);
 		json_int_or_null(b, "free_space_zephyr", in->zephyr_free);
 	}
-	json_builder_set_member_name(b, "actions");
-	json_builder_begin_array(b);
-	for (i = 0; i < in->actions->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(in->actions, i));
-	json_builder_end_array(b);
+	json_actions(b, "actions", in);
 	json_builder_end_object(b);
 }
 
@@ -124,7 +146,7 @@ static void json_live(JsonBuilder *b, const struct inspect *in)
 		const struct live_entry *e = &g_array_index(in->live, struct live_entry, i);
 
 		json_builder_begin_object(b);
-		json_int(b, "id", e->id);
+		json_id(b, in, "id", e->id);
 		json_int(b, "len", e->rc >= 0 ? e->rc : 0);
 		json_hex(b, "data", e->value);
 		tool_json_str(b, "error", e->rc < 0 ? fc_strerror(e->rc) : NULL);
@@ -133,7 +155,7 @@ static void json_live(JsonBuilder *b, const struct inspect *in)
 	json_builder_end_array(b);
 }
 
-static void json_ate(JsonBuilder *b, const struct inspect *in, const struct ate_rec *r)
+static void json_nvs_ate(JsonBuilder *b, const struct inspect *in, const struct ate_rec *r)
 {
 	size_t n;
 	const uint8_t *d = ate_bytes(in, &r->info, &n);
@@ -141,7 +163,7 @@ static void json_ate(JsonBuilder *b, const struct inspect *in, const struct ate_
 	int crc;
 
 	json_builder_begin_object(b);
-	json_addr(b, "addr", r->info.addr);
+	json_addr(b, in, "addr", r->info.addr);
 	json_int(b, "sector", addr_sector(r->info.addr));
 	json_int(b, "slot", addr_offset(r->info.addr));
 	json_int(b, "id", r->info.id);
@@ -157,24 +179,51 @@ static void json_ate(JsonBuilder *b, const struct inspect *in, const struct ate_
 	g_free(hex);
 }
 
+/* The devicetree's partition (--dts, --dtb). */
+static void json_partition(JsonBuilder *b, const struct inspect *in)
+{
+	json_builder_set_member_name(b, "partition");
+	json_builder_begin_object(b);
+	tool_json_str(b, "label", in->dt.label);
+	tool_json_str(b, "path", in->dt.path);
+	json_int(b, "address", (gint64)(in->dt.flash_base + in->dt.offset));
+	json_int(b, "size", (gint64)in->dt.size);
+	json_int(b, "erase_block", in->dt.erase_block);
+	json_int(b, "write_block", in->dt.write_block);
+	json_builder_end_object(b);
+}
+
+/* --ates in flash order */
+static guint json_nvs_ates(struct inspect *in)
+{
+	g_array_sort(in->ates, ate_by_flash_order);
+	return in->ates->len;
+}
+
+static void json_nvs_ate_at(JsonBuilder *b, const struct inspect *in, guint i)
+{
+	json_nvs_ate(b, in, &g_array_index(in->ates, struct ate_rec, i));
+}
+
 /* The --ates and verdicts arrays, streamed: one element per call. */
 struct array_stream {
 	struct inspect *in;
-	guint next;
+	guint next, len;
+	void (*element)(JsonBuilder *b, const struct inspect *in, guint i);
 };
 
-static gboolean next_ate(void *ctx, JsonBuilder *eb)
+static gboolean next_element(void *ctx, JsonBuilder *eb)
 {
 	struct array_stream *st = ctx;
 
-	if (st->next >= st->in->ates->len)
+	if (st->next >= st->len)
 		return FALSE;
-	json_ate(eb, st->in, &g_array_index(st->in->ates, struct ate_rec, st->next++));
+	st->element(eb, st->in, st->next++);
 	return TRUE;
 }
 
 /* id null: no setting of that name; values [] : nothing stored. */
-static void json_history(JsonBuilder *b, struct inspect *in)
+static void json_nvs_history(JsonBuilder *b, struct inspect *in)
 {
 	int id = in->opt.history_id;
 	GPtrArray *h = id >= 0 ? history_of(in, (uint16_t)id) : g_ptr_array_new();
@@ -187,7 +236,7 @@ static void json_history(JsonBuilder *b, struct inspect *in)
 	json_builder_set_member_name(b, "values");
 	json_builder_begin_array(b);
 	for (i = 0; i < h->len; i++)
-		json_ate(b, in, g_ptr_array_index(h, i));
+		json_nvs_ate(b, in, g_ptr_array_index(h, i));
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 	g_ptr_array_free(h, TRUE);
@@ -223,8 +272,11 @@ static void json_salvage(JsonBuilder *b, const struct inspect *in)
 
 		json_builder_begin_object(b);
 		tool_json_str(b, "kind", s->kind);
-		json_addr(b, "addr", s->addr);
-		json_int_or_null(b, "id", s->id);
+		json_addr(b, in, "addr", s->addr);
+		if (s->has_id)
+			json_id(b, in, "id", s->id);
+		else
+			tool_json_str(b, "id", NULL);
 		json_int(b, "len", (gint64)g_bytes_get_size(s->value));
 		json_hex(b, "data", s->value);
 		json_bool(b, "verified", FALSE);
@@ -233,8 +285,10 @@ static void json_salvage(JsonBuilder *b, const struct inspect *in)
 	json_builder_end_array(b);
 }
 
-static void json_verdict(JsonBuilder *b, const struct verdict *v)
+static void json_verdict(JsonBuilder *b, const struct inspect *in, guint i)
 {
+	const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
+
 	json_builder_begin_object(b);
 	tool_json_str(b, "severity", severity_names[v->sev]);
 	tool_json_str(b, "code", v->code);
@@ -242,16 +296,6 @@ static void json_verdict(JsonBuilder *b, const struct verdict *v)
 	json_int_or_null(b, "offset", v->offset);
 	tool_json_str(b, "message", v->message);
 	json_builder_end_object(b);
-}
-
-static gboolean next_verdict(void *ctx, JsonBuilder *b)
-{
-	struct array_stream *st = ctx;
-
-	if (st->next >= st->in->verdicts->len)
-		return FALSE;
-	json_verdict(b, &g_array_index(st->in->verdicts, struct verdict, st->next++));
-	return TRUE;
 }
 
 /* The members every document starts with (the object is left open). */
@@ -296,13 +340,13 @@ void json_setting_value(JsonBuilder *b, gint64 name_id, GBytes *value)
  */
 void json_end(JsonBuilder *b, struct inspect *in, const struct tool_json_stream *ates)
 {
-	struct array_stream verdicts = { in, 0 };
+	struct array_stream verdicts = { in, 0, in->verdicts->len, json_verdict };
 	struct tool_json_stream streams[2];
 	gsize n = 0;
 
 	if (ates)
 		streams[n++] = *ates;
-	streams[n++] = (struct tool_json_stream){ "verdicts", next_verdict, &verdicts };
+	streams[n++] = (struct tool_json_stream){ "verdicts", next_element, &verdicts };
 	tool_json_str(b, "verdicts", NULL);
 	json_int(b, "errors", in->errors);
 	json_int(b, "warnings", in->warnings);
@@ -310,36 +354,33 @@ void json_end(JsonBuilder *b, struct inspect *in, const struct tool_json_stream 
 	tool_json_print_stream(b, streams, n);
 }
 
+static const struct json_views nvs_views = { json_geometry, json_summary, json_nvs_ates,
+					     json_nvs_ate_at, json_nvs_history };
+
 /* Every ATE and every verdict can be many: those arrays are streamed. */
 void print_json(struct inspect *in)
 {
+	const struct json_views *v = in->zms ? &zms_json_views : &nvs_views;
 	JsonBuilder *b = json_builder_new();
-	struct array_stream ates = { in, 0 };
-	const struct tool_json_stream ates_stream = { "ates", next_ate, &ates };
+	struct array_stream ates = { in, 0, 0, v->ate };
+	const struct tool_json_stream ates_stream = { "ates", next_element, &ates };
 
 	json_head(b, in);
-	if (in->have_dt) {
-		json_builder_set_member_name(b, "partition");
-		json_builder_begin_object(b);
-		tool_json_str(b, "label", in->dt.label);
-		tool_json_str(b, "path", in->dt.path);
-		json_int(b, "address", (gint64)(in->dt.flash_base + in->dt.offset));
-		json_int(b, "size", (gint64)in->dt.size);
-		json_int(b, "erase_block", in->dt.erase_block);
-		json_int(b, "write_block", in->dt.write_block);
-		json_builder_end_object(b);
-	}
-	json_geometry(b, in);
+	if (in->zms)
+		tool_json_str(b, "format_kind", "zms");
+	if (in->have_dt)
+		json_partition(b, in);
+	v->geometry(b, in);
 	if (in->opt.summary)
-		json_summary(b, in);
+		v->summary(b, in);
 	if (in->opt.live)
 		json_live(b, in);
 	if (in->opt.ates) {
-		g_array_sort(in->ates, ate_by_flash_order);
+		ates.len = v->ates(in);
 		tool_json_str(b, "ates", NULL);
 	}
 	if (in->opt.history)
-		json_history(b, in);
+		v->history(b, in);
 	if (in->opt.settings)
 		json_settings(b, in);
 	if (in->opt.salvage)

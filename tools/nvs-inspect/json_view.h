@@ -11,6 +11,19 @@ void json_int(JsonBuilder *b, const char *key, gint64 v);
 void json_int_or_null(JsonBuilder *b, const char *key, gint64 v); /* v < 0: null */
 void json_bool(JsonBuilder *b, const char *key, gboolean v);
 void json_hex(JsonBuilder *b, const char *key, GBytes *v);         /* NULL: null */
+void json_addr(JsonBuilder *b, const struct inspect *in, const char *key, uint32_t addr);
+void json_id(JsonBuilder *b, const struct inspect *in, const char *key, uint64_t id);
+void json_actions(JsonBuilder *b, const char *key, const struct inspect *in);
+
+/* The members each format writes its own way; the rest is json.c's. */
+struct json_views {
+	void (*geometry)(JsonBuilder *b, struct inspect *in); /* and what places it */
+	void (*summary)(JsonBuilder *b, struct inspect *in);
+	guint (*ates)(struct inspect *in);                    /* ready, counted */
+	void (*ate)(JsonBuilder *b, const struct inspect *in, guint i); /* one object */
+	void (*history)(JsonBuilder *b, struct inspect *in);
+};
+extern const struct json_views zms_json_views;
 /* The members every document starts with; the object is left open. */
 void json_head(JsonBuilder *b, const struct inspect *in);
 void json_data_crc(JsonBuilder *b, const struct inspect *in, gboolean enabled, const char *reason);

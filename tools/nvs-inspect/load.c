@@ -297,23 +297,68 @@ static void extend_erased(struct inspect *in, size_t end, uint8_t ev)
 
 static void region_text(GString *s, const struct nvs_region *r)
 {
-	g_string_append_printf(s, "0x%zx..0x%zx (%zu sectors of %u bytes: %u closed, %u open, "
-			       "%u erased at the end)",
-			       r->offset, r->offset + r->size, r->size / r->sector_size,
-			       r->sector_size, r->closed, r->open, r->erased_after);
+	g_string_append_printf(s, "0x%zx..0x%zx (%zu sectors of %u bytes: ", r->offset,
+			       r->offset + r->size, r->size / r->sector_size, r->sector_size);
+	if (r->zms)
+		g_string_append_printf(s, "%u with a ZMS header, ", r->closed);
+	else
+		g_string_append_printf(s, "%u closed, %u open, ", r->closed, r->open);
+	g_string_append_printf(s, "%u erased at the end)", r->erased_after);
 }
 
-/* --partition auto: the one region of the image that reads as NVS. */
+typedef int scan_fn(const uint8_t *img, size_t len, uint8_t ev, struct nvs_region *out, int max);
+
+/* The regions one format's scan finds, under the erase value given or either. */
+static int scan_kind(const struct inspect *in, scan_fn *scan, int ev, struct nvs_region *r,
+		     int max)
+{
+	int n = scan(in->file, in->file_len, ev < 0 ? 0xff : (uint8_t)ev, r, max);
+
+	if (n == 0 && ev < 0)
+		n = scan(in->file, in->file_len, 0x00, r, max);
+	return n;
+}
+
+static bool overlaps(const struct nvs_region *a, const struct nvs_region *b)
+{
+	return a->offset < b->offset + b->size && b->offset < a->offset + a->size;
+}
+
+/*
+ * The NVS regions, after the ZMS ones: one inside a ZMS region is the same
+ * sectors misread (the scans judge sectors each their own way).
+ */
+static int scan_nvs(const struct inspect *in, int ev, struct nvs_region *r, int nz)
+{
+	int n = nz + scan_kind(in, nvs_scan, ev, r + nz, SCAN_MAX_REGIONS - nz), i, j, k = nz;
+
+	for (i = nz; i < n; i++) {
+		for (j = 0; j < nz && !overlaps(&r[i], &r[j]); j++)
+			;
+		if (j == nz)
+			r[k++] = r[i];
+	}
+	return k;
+}
+
+/* --partition auto: the one region of the image that reads as NVS or ZMS. */
 static bool scan_partition(struct inspect *in)
 {
 	struct nvs_region r[SCAN_MAX_REGIONS];
-	int ev = -1, n, i;
+	const char *kind = in->opt.format_kind;
+	bool zms = !kind || strcmp(kind, "nvs"), nvs = !kind || strcmp(kind, "zms");
+	int ev = -1, nz = 0, n, i;
+	uint32_t at;
+	const char *what;
 	GString *s;
 
 	parse_erase_value(in->opt.erase_value, &ev);
-	n = nvs_scan(in->file, in->file_len, ev < 0 ? 0xff : (uint8_t)ev, r, SCAN_MAX_REGIONS);
-	if (n == 0 && ev < 0)
-		n = nvs_scan(in->file, in->file_len, 0x00, r, SCAN_MAX_REGIONS);
+	if (zms)
+		nz = scan_kind(in, zms_scan, ev, r, SCAN_MAX_REGIONS);
+	for (i = 0; i < nz; i++)
+		r[i].zms = true;
+	n = nvs ? scan_nvs(in, ev, r, nz) : nz;
+	what = !zms ? "NVS" : !nvs ? "ZMS" : "NVS or ZMS";
 	if (n == 1) {
 		in->region = r[0];
 		in->scanned = true;
@@ -322,9 +367,18 @@ static bool scan_partition(struct inspect *in)
 		in->window_end = r[0].offset + r[0].size;
 		return true;
 	}
+	if (n == 0 && zms && zms_header_count(in->file, in->file_len, &at) == 1) {
+		g_printerr("nvs-inspect: %s: one sector of the image ends with a ZMS empty ATE (at "
+			   "offset 0x%x): one header does not tell the sector size; give --dts, or "
+			   "--offset and --sector-size\n", in->input.name, at);
+		return false;
+	}
 	if (n == 0) {
-		g_printerr("nvs-inspect: %s: no region of the image reads as NVS (sectors of 1024 "
-			   "to 65536 bytes that look closed or open)\n", in->input.name);
+		g_printerr("nvs-inspect: %s: no region of the image reads as %s (%s%s%s)\n",
+			   in->input.name, what,
+			   nvs ? "sectors of 1024 to 65536 bytes that look closed or open" : "",
+			   nvs && zms ? "; " : "",
+			   zms ? "two or more sectors ending with ZMS's empty ATE" : "");
 		return false;
 	}
 	s = g_string_new(NULL);
@@ -332,8 +386,9 @@ static bool scan_partition(struct inspect *in)
 		g_string_append(s, i ? ", " : "");
 		region_text(s, &r[i]);
 	}
-	g_printerr("nvs-inspect: %s: %d regions read as NVS, the scan does not choose: %s; give "
-		   "--dts, or --offset and --sectors\n", in->input.name, n, s->str);
+	g_printerr("nvs-inspect: %s: %d regions read as %s, the scan does not choose: %s; give "
+		   "--dts, or --offset and --sectors\n", in->input.name, n,
+		   nz == 0 ? "NVS" : nz == n ? "ZMS" : "NVS or ZMS", s->str);
 	g_string_free(s, TRUE);
 	return false;
 }
@@ -357,11 +412,11 @@ int inspect_load(struct inspect *in)
 	populate(in->input.data, in->input.len);
 	if (!decode_image(in) || (in->have_dt && !place_partition(in)))
 		return -1;
+	if (in->opt.partition && !strcmp(in->opt.partition, "auto") && !scan_partition(in))
+		return -1;
 	rc = zms_inspect_load(in);
 	if (rc != ZMS_LOAD_NOT_ZMS)
 		return rc;
-	if (in->opt.partition && !strcmp(in->opt.partition, "auto") && !scan_partition(in))
-		return -1;
 	rc = load_geometry(in);
 	if (rc != 0)
 		return rc;

@@ -41,34 +41,42 @@ static bool salvaged_before(struct inspect *in, uint32_t lo, uint32_t hi)
 	return false;
 }
 
+/* A record of len bytes at p (the dump outlives the records: no copy). */
+static void add_salvage(struct inspect *in, const char *kind, uint32_t addr, bool has_id,
+			uint64_t id, const uint8_t *p, uint32_t len)
+{
+	struct salvage_rec sr = { kind, addr, has_id, id, g_bytes_new_static(p, len) };
+
+	g_array_append_val(in->salvage, sr);
+}
+
+/*
+ * The value [lo, lo + len) of sector_data that an ATE at addr whose crc8
+ * fails names, unless an earlier record of the sector offered its bytes.
+ */
+void salvage_value(struct inspect *in, uint32_t addr, uint64_t id, const uint8_t *sector_data,
+		   uint32_t lo, uint32_t len)
+{
+	if (!salvaged_before(in, lo, lo + len))
+		add_salvage(in, "ate-crc-bad", addr, true, id, sector_data + lo, len);
+}
+
 /* An ATE whose crc8 fails but whose fields make sense may still name its value. */
 void salvage_ate(struct inspect *in, const struct ate_rec *r)
 {
 	const struct fc_nvs_ate_info *a = &r->info;
 	const struct nvs_geometry *g = &in->geo.geo;
-	struct salvage_rec sr;
 
 	if (a->status != FC_NVS_ATE_CRC_BAD || a->id == FC_NVS_ID_SPECIAL || a->part != FC_NVS_ATE_PART ||
 	    (uint32_t)a->offset + a->len > addr_offset(a->addr) ||
-	    a->len > g->sector_size - 4 * g->ate_size ||
-	    salvaged_before(in, a->offset, (uint32_t)a->offset + a->len))
+	    a->len > g->sector_size - 4 * g->ate_size)
 		return;
-	sr.kind = "ate-crc-bad";
-	sr.addr = a->addr;
-	sr.id = a->id;
-	/* the dump outlives the records: no copy */
-	sr.value = g_bytes_new_static(sector_bytes(in, addr_sector(a->addr)) + a->offset, a->len);
-	g_array_append_val(in->salvage, sr);
+	salvage_value(in, a->addr, a->id, sector_bytes(in, addr_sector(a->addr)), a->offset,
+		      a->len);
 }
 
-/* Bytes of sector s that no ATE claims (len bytes at first). */
-void salvage_data(struct inspect *in, uint32_t s, uint32_t first, uint32_t len)
+/* Bytes that no ATE claims: len of them at addr, p in the dump. */
+void salvage_data(struct inspect *in, uint32_t addr, const uint8_t *p, uint32_t len)
 {
-	struct salvage_rec sr;
-
-	sr.kind = "data-without-ate";
-	sr.addr = s << FC_NVS_ADDR_SECTOR_SHIFT | first;
-	sr.id = -1;
-	sr.value = g_bytes_new_static(sector_bytes(in, s) + first, len);
-	g_array_append_val(in->salvage, sr);
+	add_salvage(in, "data-without-ate", addr, false, 0, p, len);
 }

@@ -34,17 +34,16 @@ static void end_guessed(struct nvs_region *r, enum nvs_sector_look last)
 	r->size_guessed = true;
 }
 
-/* Runs of sectors: NVS-looking ones, the erased ones between and after them. */
-static int regions(const uint8_t *img, size_t len, uint32_t ss, uint32_t as, uint8_t ev,
-		   struct nvs_region *out, int max)
+int scan_regions(const uint8_t *img, size_t len, size_t first, uint32_t ss, uint32_t as,
+		 uint8_t ev, scan_look_fn *look, struct nvs_region *out, int max)
 {
 	struct nvs_region *r = NULL;
 	enum nvs_sector_look last = NVS_LOOK_OTHER, prev = NVS_LOOK_ERASED;
 	size_t off, lead = SIZE_MAX; /* erased sectors right after other data start here */
 	int n = 0;
 
-	for (off = 0; off + ss <= len; off += ss) {
-		enum nvs_sector_look l = nvs_sector_look(img + off, ss, as, ev);
+	for (off = first; off + ss <= len; off += ss) {
+		enum nvs_sector_look l = look(img + off, ss, as, ev);
 
 		if (l == NVS_LOOK_ERASED && !r && prev == NVS_LOOK_OTHER)
 			lead = off;
@@ -94,5 +93,5 @@ int nvs_scan(const uint8_t *img, size_t len, uint8_t ev, struct nvs_region *out,
 				best_as = as;
 			}
 		}
-	return best ? regions(img, len, best_ss, best_as, ev, out, max) : 0;
+	return best ? scan_regions(img, len, 0, best_ss, best_as, ev, nvs_sector_look, out, max) : 0;
 }

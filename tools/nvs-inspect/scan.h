@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "geometry.h"
+
 #define SCAN_MAX_REGIONS 8
 
 struct nvs_region {
@@ -24,6 +26,7 @@ struct nvs_region {
 	uint32_t closed, open;  /* sectors that look closed, open */
 	uint32_t erased_after;  /* erased sectors counted at its end */
 	bool size_guessed;      /* no other data after it: its end is a guess */
+	bool zms;               /* found by zms_scan (closed: sectors with a header) */
 };
 
 /*
@@ -32,5 +35,16 @@ struct nvs_region {
  * NVS. returns: the number of regions (at most max) written to out.
  */
 int nvs_scan(const uint8_t *img, size_t len, uint8_t ev, struct nvs_region *out, int max);
+
+/*
+ * scan_regions - the regions of img's sectors of ss bytes from offset first,
+ * each judged by look (under slots of as bytes, erase value ev): runs of
+ * open and closed sectors with the erased ones as above (what nvs_scan and
+ * zms_scan share). returns: the number of regions (at most max) in out.
+ */
+typedef enum nvs_sector_look scan_look_fn(const uint8_t *sec, uint32_t ss, uint32_t as,
+					  uint8_t ev);
+int scan_regions(const uint8_t *img, size_t len, size_t first, uint32_t ss, uint32_t as,
+		 uint8_t ev, scan_look_fn *look, struct nvs_region *out, int max);
 
 #endif /* FDTCACHE_NVS_INSPECT_SCAN_H */

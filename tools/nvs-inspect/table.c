@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 #include "common/escape.h"
+#include "zms_inspect.h"
 
-static void table_heading(const struct inspect *in, const char *title)
+void table_heading(const struct inspect *in, const char *title)
 {
 	if (view_count(&in->opt) > 1)
 		printf("\n== %s\n", title);
@@ -53,8 +54,7 @@ static void print_wrapped(const char *text, int indent, bool wrap)
 }
 
 /* A line of prose: wrapped unless --wide. */
-G_GNUC_PRINTF(3, 4)
-static void para(const struct inspect *in, int indent, const char *fmt, ...)
+void para(const struct inspect *in, int indent, const char *fmt, ...)
 {
 	va_list ap;
 	char *text;
@@ -66,18 +66,22 @@ static void para(const struct inspect *in, int indent, const char *fmt, ...)
 	g_free(text);
 }
 
-static void table_geometry(const struct inspect *in)
+/* The input and where the partition is in it: the lines both formats' summaries start with. */
+void table_image(const struct inspect *in)
 {
-	const struct nvs_geometry_report *r = &in->geo;
-	GString *wb = g_string_new(NULL);
-
 	if (in->image.format == TOOL_IMAGE_RAW)
 		printf("image: %s (%" G_GSIZE_FORMAT " bytes)\n", in->input.name, in->file_len);
 	else
 		para(in, 0, "image: %s (%s, %u records, %" G_GSIZE_FORMAT " bytes at 0x%08"
 		     G_GINT64_MODIFIER "x)", in->input.name, tool_image_format_title(in->image.format),
 		     in->image.records, in->file_len, in->image_base);
-	if (in->scanned)
+	if (in->scanned && in->region.zms)
+		para(in, 0, "partition: found by the scan at 0x%zx, %zu bytes (%u sectors with a ZMS "
+		     "header, %u erased at the end%s)", in->region.offset, in->region.size,
+		     in->region.closed, in->region.erased_after,
+		     in->region.size_guessed ? "; only erased bytes follow, so the size is a guess "
+					       "and free space with it" : ", up to other data");
+	else if (in->scanned)
 		para(in, 0, "partition: found by the scan at 0x%zx, %zu bytes (%u sectors that look "
 		     "closed, %u open, %u erased at the end%s)", in->region.offset, in->region.size,
 		     in->region.closed, in->region.open, in->region.erased_after,
@@ -88,6 +92,14 @@ static void table_geometry(const struct inspect *in)
 		     " bytes, from the devicetree; erase block %u, write block %u", in->dt.label,
 		     in->dt.path, in->dt.flash_base + in->dt.offset, in->dt.size, in->dt.erase_block,
 		     in->dt.write_block);
+}
+
+static void table_geometry(const struct inspect *in)
+{
+	const struct nvs_geometry_report *r = &in->geo;
+	GString *wb = g_string_new(NULL);
+
+	table_image(in);
 	/* one line, whatever its length: scripts read it */
 	printf("geometry: offset %u, %u sectors of %u bytes, write block %u, erase value 0x%02x\n",
 	       r->geo.offset, r->geo.sector_count, r->geo.sector_size, r->geo.write_block,
@@ -119,8 +131,6 @@ static void table_geometry(const struct inspect *in)
 
 static void table_mount(const struct inspect *in)
 {
-	guint i;
-
 	if (in->mount_rc < 0) {
 		para(in, 0, "mount: fails: %s", fc_strerror(in->mount_rc));
 	} else {
@@ -140,13 +150,21 @@ static void table_mount(const struct inspect *in)
 			     "a live entry whose id a torn ATE carries)",
 			     in->free_space, in->zephyr_free);
 	}
+	table_actions(in);
+}
+
+/* What the mount of the copy changed, a line each. */
+void table_actions(const struct inspect *in)
+{
+	guint i;
+
 	if (in->actions->len == 0)
 		printf("a mount changes nothing\n");
 	for (i = 0; i < in->actions->len; i++)
 		para(in, 0, "a mount would %s", (const char *)g_ptr_array_index(in->actions, i));
 }
 
-static void table_summary(const struct inspect *in)
+static void table_summary(struct inspect *in)
 {
 	guint i;
 
@@ -172,22 +190,23 @@ static void table_summary(const struct inspect *in)
 	}
 }
 
-static void table_live(const struct inspect *in)
+static void table_live(struct inspect *in)
 {
 	guint i;
 
 	table_heading(in, "live entries (what a mount reads back)");
 	for (i = 0; i < in->live->len; i++) {
 		const struct live_entry *e = &g_array_index(in->live, struct live_entry, i);
-		char *hex;
+		char *id = id_text(in, e->id), *hex;
 
 		if (e->rc < 0) {
-			printf("# id=0x%04x read fails: %s\n", e->id, fc_strerror(e->rc));
-			continue;
+			printf("# id=%s read fails: %s\n", id, fc_strerror(e->rc));
+		} else {
+			hex = bytes_hex(e->value);
+			printf("id=%s len=%d data=%s\n", id, e->rc, hex);
+			g_free(hex);
 		}
-		hex = bytes_hex(e->value);
-		printf("id=0x%04x len=%d data=%s\n", e->id, e->rc, hex);
-		g_free(hex);
+		g_free(id);
 	}
 }
 
@@ -292,12 +311,14 @@ static void table_history(struct inspect *in)
 	g_ptr_array_free(h, TRUE);
 }
 
-static void table_settings(const struct inspect *in)
+static void table_settings(struct inspect *in)
 {
 	guint i;
 
 	table_heading(in, "settings (by name: name = value; \"text\" or hex)");
-	if (in->settings->len == 0)
+	if (in->settings->len == 0 && in->zms)
+		printf("no settings in the image (%s)\n", zms_no_settings_why(in));
+	else if (in->settings->len == 0)
 		printf("no settings in the image (no settings_nvs name at ids 0x8001..0xbfff%s)\n",
 		       in->mount_rc < 0 ? "; a mount fails" : "");
 	for (i = 0; i < in->settings->len; i++) {
@@ -316,21 +337,19 @@ static void table_settings(const struct inspect *in)
 	}
 }
 
-static void table_salvage(const struct inspect *in)
+static void table_salvage(struct inspect *in)
 {
 	guint i;
 
 	table_heading(in, "salvage (UNVERIFIED values from damaged regions)");
 	for (i = 0; i < in->salvage->len; i++) {
 		const struct salvage_rec *s = &g_array_index(in->salvage, struct salvage_rec, i);
-		char *addr = addr_text(s->addr), *hex = bytes_hex(s->value);
+		char *addr = place_text(in, s->addr), *hex = bytes_hex(s->value);
+		char *id = s->has_id ? id_text(in, s->id) : NULL;
 
-		if (s->id >= 0)
-			printf("unverified %s at %s: id=0x%04x len=%" G_GSIZE_FORMAT " data=%s\n",
-			       s->kind, addr, (unsigned)s->id, g_bytes_get_size(s->value), hex);
-		else
-			printf("unverified %s at %s: len=%" G_GSIZE_FORMAT " data=%s\n", s->kind,
-			       addr, g_bytes_get_size(s->value), hex);
+		printf("unverified %s at %s: %s%s%slen=%" G_GSIZE_FORMAT " data=%s\n", s->kind, addr,
+		       id ? "id=" : "", id ? id : "", id ? " " : "", g_bytes_get_size(s->value), hex);
+		g_free(id);
 		g_free(addr);
 		g_free(hex);
 	}
@@ -366,16 +385,21 @@ void table_check(const struct inspect *in)
 	printf("%s: %d errors, %d warnings\n", in->input.name, in->errors, in->warnings);
 }
 
+static const struct table_views nvs_views = { table_summary, table_ates, table_history };
+
+/* The views asked for, in a fixed order; the format's own and the shared ones. */
 void print_table(struct inspect *in)
 {
+	const struct table_views *v = in->zms ? &zms_table_views : &nvs_views;
+
 	if (in->opt.summary)
-		table_summary(in);
+		v->summary(in);
 	if (in->opt.live)
 		table_live(in);
 	if (in->opt.ates)
-		table_ates(in);
+		v->ates(in);
 	if (in->opt.history)
-		table_history(in);
+		v->history(in);
 	if (in->opt.settings)
 		table_settings(in);
 	if (in->opt.salvage)

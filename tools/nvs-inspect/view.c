@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/escape.h"
+#include "zms_inspect.h"
 
 int view_count(const struct options *o)
 {
@@ -15,42 +16,32 @@ int view_count(const struct options *o)
 	       o->salvage;
 }
 
+/* The name of v in a table of names by value ("?" for a value it lacks). */
+const char *name_of(const char *const *names, size_t n, unsigned v)
+{
+	return v < n && names[v] ? names[v] : "?";
+}
+
 const char *sector_state_name(enum fc_nvs_sector_state s)
 {
-	switch (s) {
-	case FC_NVS_SECTOR_ERASED:
-		return "erased";
-	case FC_NVS_SECTOR_OPEN:
-		return "open";
-	case FC_NVS_SECTOR_CLOSED:
-		return "closed";
-	case FC_NVS_SECTOR_CORRUPT:
-		return "corrupt";
-	}
-	return "?";
+	static const char *const names[] = {
+		[FC_NVS_SECTOR_ERASED] = "erased", [FC_NVS_SECTOR_OPEN] = "open",
+		[FC_NVS_SECTOR_CLOSED] = "closed", [FC_NVS_SECTOR_CORRUPT] = "corrupt",
+	};
+
+	return name_of(names, G_N_ELEMENTS(names), s);
 }
 
 const char *ate_status_name(enum fc_nvs_ate_status s)
 {
-	switch (s) {
-	case FC_NVS_ATE_LIVE:
-		return "live";
-	case FC_NVS_ATE_STALE:
-		return "stale";
-	case FC_NVS_ATE_DELETED:
-		return "deleted";
-	case FC_NVS_ATE_CRC_BAD:
-		return "crc-bad";
-	case FC_NVS_ATE_OUT_OF_BOUNDS:
-		return "out-of-bounds";
-	case FC_NVS_ATE_TORN:
-		return "torn";
-	case FC_NVS_ATE_CLOSE:
-		return "close";
-	case FC_NVS_ATE_GC_DONE:
-		return "gc_done";
-	}
-	return "?";
+	static const char *const names[] = {
+		[FC_NVS_ATE_LIVE] = "live", [FC_NVS_ATE_STALE] = "stale",
+		[FC_NVS_ATE_DELETED] = "deleted", [FC_NVS_ATE_CRC_BAD] = "crc-bad",
+		[FC_NVS_ATE_OUT_OF_BOUNDS] = "out-of-bounds", [FC_NVS_ATE_TORN] = "torn",
+		[FC_NVS_ATE_CLOSE] = "close", [FC_NVS_ATE_GC_DONE] = "gc_done",
+	};
+
+	return name_of(names, G_N_ELEMENTS(names), s);
 }
 
 char *hex_of(const uint8_t *p, size_t n)
@@ -98,6 +89,46 @@ const uint8_t *ate_bytes(const struct inspect *in, const struct fc_nvs_ate_info 
 char *addr_text(uint32_t addr)
 {
 	return g_strdup_printf("%u:0x%04x", addr_sector(addr), addr_offset(addr));
+}
+
+/* An address as S:0xOFF in the partition's format. */
+char *place_text(const struct inspect *in, uint32_t addr)
+{
+	return in->zms ? zms_addr_text(in->zms, addr) : addr_text(addr);
+}
+
+/* An id as the format prints it: 0x%04x (NVS), 0x%08x or 16 digits (ZMS). */
+char *id_text(const struct inspect *in, uint64_t id)
+{
+	return in->zms ? zms_id_text(in->zms, id) : g_strdup_printf("0x%04x", (unsigned)id);
+}
+
+/* A setting as read back: its name copied (and NUL-ended), its value too. */
+struct setting setting_new(const char *name, size_t name_len, uint32_t name_id,
+			   const void *value, size_t value_len)
+{
+	struct setting s = { g_malloc(name_len + 1), name_len, name_id,
+			     g_bytes_new(value, value_len) };
+
+	memcpy(s.name, name, name_len);
+	s.name[name_len] = '\0';
+	return s;
+}
+
+/* Empty the live entries and settings, freeing their values. */
+void free_read_back(struct inspect *in)
+{
+	guint i;
+
+	for (i = 0; i < in->live->len; i++)
+		if (g_array_index(in->live, struct live_entry, i).value)
+			g_bytes_unref(g_array_index(in->live, struct live_entry, i).value);
+	for (i = 0; i < in->settings->len; i++) {
+		g_free(g_array_index(in->settings, struct setting, i).name);
+		g_bytes_unref(g_array_index(in->settings, struct setting, i).value);
+	}
+	g_array_set_size(in->live, 0);
+	g_array_set_size(in->settings, 0);
 }
 
 /* Text: printable ASCII, perhaps ended by one NUL (a C string saved with it). */

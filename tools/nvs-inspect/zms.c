@@ -32,6 +32,11 @@ uint32_t zms_addr_offset(const struct zms_inspect *z, uint32_t addr)
 	return addr & ((1u << addr_shift(z)) - 1u);
 }
 
+uint32_t zms_addr(const struct zms_inspect *z, uint32_t sector, uint32_t offset)
+{
+	return sector << addr_shift(z) | offset;
+}
+
 char *zms_addr_text(const struct zms_inspect *z, uint32_t addr)
 {
 	return g_strdup_printf("%u:0x%04x", zms_addr_sector(z, addr), zms_addr_offset(z, addr));
@@ -110,14 +115,14 @@ static void zms_describe_change(struct inspect *in, uint32_t s)
 	if (first == ss)
 		return;
 	if (erased && zms_slot_erased(b, ss - z->ate_size, ev))
-		g_ptr_array_add(z->actions, g_strdup_printf("erase sector %u and write its empty "
+		g_ptr_array_add(in->actions, g_strdup_printf("erase sector %u and write its empty "
 							     "ATE", s));
 	else if (erased)
-		g_ptr_array_add(z->actions, g_strdup_printf("erase sector %u and write it again, "
+		g_ptr_array_add(in->actions, g_strdup_printf("erase sector %u and write it again, "
 							     "%u bytes differing (a garbage "
 							     "collection redone)", s, written));
 	else
-		g_ptr_array_add(z->actions, g_strdup_printf("write %u bytes in sector %u at "
+		g_ptr_array_add(in->actions, g_strdup_printf("write %u bytes in sector %u at "
 							     "0x%04x..0x%04x", written, s, first,
 							     last));
 }
@@ -161,12 +166,12 @@ static void zms_mount_copy(struct inspect *in)
 	z->copy_dev.ctx = z;
 	z->erased = g_new0(uint8_t, z->sectors);
 	cfg = zms_inspect_config(z, &z->copy_dev, z->index, z->nslots);
-	z->mount_rc = fc_zms_mount(&z->fs, &cfg);
+	in->mount_rc = fc_zms_mount(&z->fs, &cfg);
 	for (s = 0; s < z->sectors; s++)
 		zms_describe_change(in, s);
-	if (z->mount_rc < 0) {
+	if (in->mount_rc < 0) {
 		verdict(in, SEV_ERROR, "mount-fails", -1, -1, "a mount fails: %s",
-			fc_strerror(z->mount_rc));
+			fc_strerror(in->mount_rc));
 		return;
 	}
 	z->free_space = fc_zms_calc_free_space(&z->fs);
@@ -177,7 +182,7 @@ static void zms_mount_copy(struct inspect *in)
 
 static int by_id(gconstpointer pa, gconstpointer pb)
 {
-	fc_zms_id_t a = ((const struct zms_live *)pa)->id, b = ((const struct zms_live *)pb)->id;
+	fc_zms_id_t a = ((const struct live_entry *)pa)->id, b = ((const struct live_entry *)pb)->id;
 
 	return a < b ? -1 : a > b;
 }
@@ -192,7 +197,7 @@ static void zms_read_live(struct inspect *in)
 	/* candidates: every id with a valid ATE in the dump; the reads decide */
 	for (i = 0; i < z->ates->len; i++) {
 		struct fc_zms_ate_info *a = &g_array_index(z->ates, struct fc_zms_ate_info, i);
-		struct zms_live e = { a->id, 0, NULL };
+		struct live_entry e = { a->id, 0, NULL };
 
 		if (a->status == FC_ZMS_ATE_BAD || a->status == FC_ZMS_ATE_GC_DONE ||
 		    g_hash_table_contains(seen, &a->id))
@@ -210,20 +215,19 @@ static void zms_read_live(struct inspect *in)
 				fc_strerror(e.rc));
 			g_free(id);
 		}
-		g_array_append_val(z->live, e);
+		g_array_append_val(in->live, e);
 	}
-	g_array_sort(z->live, by_id);
+	g_array_sort(in->live, by_id);
 	g_hash_table_destroy(seen);
 	g_free(buf);
 }
 
 static int setting_pair(void *ctx, const struct fc_settings_zms_entry *e)
 {
-	struct zms_inspect *z = ctx;
-	struct zms_setting s = { g_strndup(e->name, e->name_len), e->name_len, e->name_id,
-				 g_bytes_new(e->value, e->value_read) };
+	struct inspect *in = ctx;
+	struct setting s = setting_new(e->name, e->name_len, e->name_id, e->value, e->value_read);
 
-	g_array_append_val(z->settings, s);
+	g_array_append_val(in->settings, s);
 	return 0;
 }
 
@@ -265,15 +269,6 @@ static int setting_problem(void *ctx, const struct fc_settings_zms_problem *p)
 	return 0;
 }
 
-static int pair_trampoline(void *ctx, const struct fc_settings_zms_entry *e)
-{
-	return setting_pair(((struct inspect *)ctx)->zms, e);
-}
-
-static int by_name(gconstpointer a, gconstpointer b)
-{
-	return strcmp(((const struct zms_setting *)a)->name, ((const struct zms_setting *)b)->name);
-}
 
 /*
  * Live ids of the settings range (top bit set) that the list does not reach
@@ -287,8 +282,8 @@ static void check_unlinked(struct inspect *in)
 	guint i;
 
 	g_hash_table_add(reached, GUINT_TO_POINTER(FC_SETTINGS_ZMS_HEAD));
-	for (i = 0; i < z->settings->len; i++) {
-		uint32_t id = g_array_index(z->settings, struct zms_setting, i).name_id;
+	for (i = 0; i < in->settings->len; i++) {
+		uint32_t id = g_array_index(in->settings, struct setting, i).name_id;
 
 		g_hash_table_add(reached, GUINT_TO_POINTER(id));
 		g_hash_table_add(reached, GUINT_TO_POINTER(id | 1u));
@@ -312,7 +307,7 @@ static void check_unlinked(struct inspect *in)
 static void zms_read_settings(struct inspect *in)
 {
 	struct zms_inspect *z = in->zms;
-	struct fc_settings_zms_scan_ops ops = { pair_trampoline, setting_problem };
+	struct fc_settings_zms_scan_ops ops = { setting_pair, setting_problem };
 	uint8_t *buf = g_malloc(z->sector_size);
 	int rc;
 
@@ -322,9 +317,9 @@ static void zms_read_settings(struct inspect *in)
 		return; /* settings_zms needs 32-bit ids */
 	}
 	rc = fc_settings_zms_scan(&z->fs, buf, z->sector_size, &ops, in);
-	if (z->settings_head && z->actions->len == 0)
+	if (z->settings_head && in->actions->len == 0)
 		check_unlinked(in);
-	g_array_sort(z->settings, by_name);
+	g_array_sort(in->settings, setting_by_name);
 	if (rc < 0)
 		verdict(in, SEV_ERROR, "settings-scan", -1, -1, "settings scan fails: %s",
 			fc_strerror(rc));
@@ -346,8 +341,8 @@ static void history_target(struct inspect *in)
 		z->history_id = v;
 		return;
 	}
-	for (i = 0; i < z->settings->len; i++) {
-		const struct zms_setting *s = &g_array_index(z->settings, struct zms_setting, i);
+	for (i = 0; i < in->settings->len; i++) {
+		const struct setting *s = &g_array_index(in->settings, struct setting, i);
 
 		if (!strcmp(s->name, h)) {
 			z->history_ok = true;
@@ -362,9 +357,6 @@ struct zms_inspect *zms_inspect_new(void)
 
 	z->sectors_info = g_array_new(FALSE, TRUE, sizeof(struct fc_zms_sector_info));
 	z->ates = g_array_new(FALSE, FALSE, sizeof(struct fc_zms_ate_info));
-	z->actions = g_ptr_array_new_with_free_func(g_free);
-	z->live = g_array_new(FALSE, FALSE, sizeof(struct zms_live));
-	z->settings = g_array_new(FALSE, FALSE, sizeof(struct zms_setting));
 	z->history = g_array_new(FALSE, FALSE, sizeof(struct zms_hist));
 	return z;
 }
@@ -376,22 +368,12 @@ void zms_inspect_free(struct inspect *in)
 
 	if (!z)
 		return;
-	for (i = 0; i < z->live->len; i++)
-		if (g_array_index(z->live, struct zms_live, i).value)
-			g_bytes_unref(g_array_index(z->live, struct zms_live, i).value);
-	for (i = 0; i < z->settings->len; i++) {
-		g_free(g_array_index(z->settings, struct zms_setting, i).name);
-		g_bytes_unref(g_array_index(z->settings, struct zms_setting, i).value);
-	}
 	for (i = 0; i < z->history->len; i++)
 		if (g_array_index(z->history, struct zms_hist, i).value)
 			g_bytes_unref(g_array_index(z->history, struct zms_hist, i).value);
 	g_array_free(z->history, TRUE);
 	g_array_free(z->sectors_info, TRUE);
 	g_array_free(z->ates, TRUE);
-	g_ptr_array_free(z->actions, TRUE);
-	g_array_free(z->live, TRUE);
-	g_array_free(z->settings, TRUE);
 	g_free(z->slots);
 	g_free(z->index);
 	g_free(z->owned);
@@ -400,7 +382,6 @@ void zms_inspect_free(struct inspect *in)
 	in->zms = NULL;
 }
 
-/* Everything but the views (inspect_analyze's ZMS branch): returns 0. */
 /* The walk's ATEs of the id, newest first, with the values libcore reads for them. */
 static void zms_read_history(struct inspect *in)
 {
@@ -409,7 +390,7 @@ static void zms_read_history(struct inspect *in)
 	uint32_t n = 0;
 	guint i;
 
-	for (i = 0; z->history_ok && z->mount_rc >= 0 && i < z->ates->len; i++) {
+	for (i = 0; z->history_ok && in->mount_rc >= 0 && i < z->ates->len; i++) {
 		const struct fc_zms_ate_info *a = &g_array_index(z->ates, struct fc_zms_ate_info, i);
 		struct zms_hist h = { *a, 0, NULL };
 
@@ -424,16 +405,17 @@ static void zms_read_history(struct inspect *in)
 	g_free(buf);
 }
 
+/* Everything but the views (inspect_analyze's ZMS branch): returns 0. */
 int zms_analyze(struct inspect *in)
 {
 	const struct options *o = &in->opt;
 
 	zms_walk_dump(in);
 	zms_mount_copy(in);
-	if (in->zms->mount_rc >= 0 && o->live)
+	if (in->mount_rc >= 0 && o->live)
 		zms_read_live(in);
 	/* --check too: the settings list has failure modes of its own */
-	if (in->zms->mount_rc >= 0 &&
+	if (in->mount_rc >= 0 &&
 	    (o->settings || o->check || (o->history && !g_ascii_isdigit(*o->history))))
 		zms_read_settings(in);
 	if (o->history) {

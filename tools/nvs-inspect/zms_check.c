@@ -32,34 +32,68 @@ static void check_ate(struct inspect *in, const struct fc_zms_ate_info *a, uint8
 	g_free(id);
 }
 
+/*
+ * A slot of the sector's cycle whose crc8 fails may still name a value
+ * stored outside it, below its slot: offered unverified.
+ */
+static bool bad_names_value(const struct zms_inspect *z, const struct fc_zms_ate_info *a,
+			    uint8_t cycle)
+{
+	return a->status == FC_ZMS_ATE_BAD && a->cycle == cycle && a->len > (z->id64 ? 4u : 8u) &&
+	       (uint64_t)a->offset + a->len <= zms_addr_offset(z, a->addr);
+}
+
+static void salvage_zms_ate(struct inspect *in, const struct fc_zms_ate_info *a, uint8_t cycle)
+{
+	struct zms_inspect *z = in->zms;
+	uint32_t s = zms_addr_sector(z, a->addr);
+
+	if (!bad_names_value(z, a, cycle))
+		return;
+	salvage_value(in, a->addr, a->id, z->part + (size_t)s * z->sector_size, a->offset,
+		      a->len);
+}
+
+/* The walk gives a sector's ATEs together: the salvaged ranges are per sector. */
 static void check_ates(struct inspect *in)
 {
 	struct zms_inspect *z = in->zms;
+	uint32_t last = UINT32_MAX;
 	guint i;
 
 	for (i = 0; i < z->ates->len; i++) {
 		const struct fc_zms_ate_info *a = &g_array_index(z->ates, struct fc_zms_ate_info, i);
 		uint32_t s = zms_addr_sector(z, a->addr);
+		uint8_t cycle;
 
-		if (s < z->sectors)
-			check_ate(in, a, g_array_index(z->sectors_info, struct fc_zms_sector_info,
-						       s).cycle);
+		if (s >= z->sectors)
+			continue;
+		if (s != last)
+			g_array_set_size(in->salvaged, 0);
+		last = s;
+		cycle = g_array_index(z->sectors_info, struct fc_zms_sector_info, s).cycle;
+		check_ate(in, a, cycle);
+		salvage_zms_ate(in, a, cycle);
 	}
 }
 
-/* Where the values of sector s end, by the walk's valid ATEs (0: none outside). */
+/*
+ * Where the values of sector s end, by the walk's valid ATEs and the damaged
+ * ones that name a value (salvage offers it; 0: none outside).
+ */
 static uint32_t data_end(const struct zms_inspect *z, uint32_t s)
 {
 	uint32_t end = 0, wb = z->write_block;
+	uint8_t cycle = g_array_index(z->sectors_info, struct fc_zms_sector_info, s).cycle;
 	guint i;
 
 	for (i = 0; i < z->ates->len; i++) {
 		const struct fc_zms_ate_info *a = &g_array_index(z->ates, struct fc_zms_ate_info, i);
 		uint32_t e = a->offset + ((a->len + wb - 1) & ~(wb - 1));
+		bool valid = a->status != FC_ZMS_ATE_BAD && a->status != FC_ZMS_ATE_GC_DONE;
 
-		if (zms_addr_sector(z, a->addr) == s && a->status != FC_ZMS_ATE_BAD &&
-		    a->status != FC_ZMS_ATE_GC_DONE && a->len > (z->id64 ? 4u : 8u) &&
-		    e <= z->sector_size)
+		if (zms_addr_sector(z, a->addr) == s && (valid || bad_names_value(z, a, cycle)) &&
+		    a->len > (z->id64 ? 4u : 8u) && e <= z->sector_size)
 			end = MAX(end, e);
 	}
 	return end;
@@ -86,6 +120,7 @@ static void check_torn_data(struct inspect *in)
 		"%u bytes between the last value (ending at 0x%04x) and the next ATE are not "
 		"erased: a write cut by power loss. Zephyr's mount programs the next value over "
 		"them (it reads back corrupted); libcore's steps over them", hi - first, lo);
+	salvage_data(in, zms_addr(z, s, first), sec + first, hi - first);
 }
 
 static void check_sectors(struct inspect *in)
@@ -138,10 +173,10 @@ void zms_check(struct inspect *in)
 	check_ates(in);
 	check_sectors(in);
 	/* on a device without erase, old cycles' bytes above the data are normal */
-	if (z->mount_rc >= 0 && !z->no_erase && z->actions->len == 0)
+	if (in->mount_rc >= 0 && !z->no_erase && in->actions->len == 0)
 		check_torn_data(in);
-	for (i = 0; i < z->actions->len; i++)
+	for (i = 0; i < in->actions->len; i++)
 		verdict(in, SEV_WARNING, "mount-writes", -1, -1,
 			"an interrupted garbage collection or erase: a mount would %s",
-			(const char *)g_ptr_array_index(z->actions, i));
+			(const char *)g_ptr_array_index(in->actions, i));
 }

@@ -212,6 +212,78 @@ static void header_facts(struct inspect *in, struct zms_inspect *z, const GArray
 	}
 }
 
+/* ---- --partition auto: the runs of sectors that end with a ZMS header ---- */
+
+/* A sector with a header looks closed to the scan (it counts them as closed). */
+static enum nvs_sector_look zms_sector_look(const uint8_t *sec, uint32_t ss, uint32_t as,
+					    uint8_t ev)
+{
+	struct hdr h;
+
+	if (empty_ate_at(sec + ss - as, &h))
+		return NVS_LOOK_CLOSED;
+	return nvs_erased(sec, ss, ev) ? NVS_LOOK_ERASED : NVS_LOOK_OTHER;
+}
+
+/* The sector size (of gcd d over 1..MAX_SPLIT) whose sectors between the headers fit best. */
+static struct layout scan_layout(const uint8_t *img, size_t len, const GArray *hs, uint8_t ev)
+{
+	struct layout best = { 0 }, l;
+	uint32_t as, m;
+
+	for (as = 16; as <= 32; as += 16) {
+		uint32_t e0 = g_array_index(hs, struct hdr, 0).pos + as, d = 0;
+		guint i;
+
+		if (as == 32 && !padded(img, len, hs, ev))
+			continue;
+		for (i = 1; i < hs->len; i++)
+			d = gcd(d, g_array_index(hs, struct hdr, i).pos + as - e0);
+		for (m = 1; m <= MAX_SPLIT; m++) {
+			size_t off, end = g_array_index(hs, struct hdr, hs->len - 1).pos + as;
+
+			l = (struct layout){ .ss = d / m, .as = as, .whole = true };
+			if (!d || d % m || l.ss % as || l.ss < FC_ZMS_MIN_ATES * as || l.ss > e0)
+				continue;
+			for (off = e0 - l.ss; off + l.ss <= end; off += l.ss) {
+				enum nvs_sector_look k = zms_sector_look(img + off, l.ss, as, ev);
+
+				l.headers += k == NVS_LOOK_CLOSED;
+				l.violations += k == NVS_LOOK_OTHER;
+			}
+			if (better(&l, &best))
+				best = l;
+		}
+	}
+	return best;
+}
+
+uint32_t zms_header_count(const uint8_t *img, size_t len, uint32_t *first)
+{
+	GArray *hs = find_headers(img, len);
+	uint32_t n = hs->len;
+
+	*first = n ? g_array_index(hs, struct hdr, 0).pos : 0;
+	g_array_free(hs, TRUE);
+	return n;
+}
+
+/*
+ * The sectors aligned to the headers, as nvs_scan's: a sector with a header
+ * is never open, so where only erased bytes follow a region it ends with its
+ * last header (ZMS writes the header of every sector it erases: only sectors
+ * never used are erased), a guess.
+ */
+int zms_scan(const uint8_t *img, size_t len, uint8_t ev, struct nvs_region *out, int max)
+{
+	GArray *hs = find_headers(img, len);
+	struct layout l = hs->len >= 2 ? scan_layout(img, len, hs, ev) : (struct layout){ 0 };
+	size_t first = l.ss ? (g_array_index(hs, struct hdr, 0).pos + l.as) % l.ss : 0;
+
+	g_array_free(hs, TRUE);
+	return l.ss ? scan_regions(img, len, first, l.ss, l.as, ev, zms_sector_look, out, max) : 0;
+}
+
 struct fc_zms_config zms_inspect_config(const struct zms_inspect *z, const struct fc_flash *dev,
 					struct fc_zms_slot *slots, uint32_t nslots)
 {
@@ -425,6 +497,8 @@ static bool forced(const struct inspect *in)
 
 static uint32_t partition_offset(const struct inspect *in)
 {
+	if (in->scanned)
+		return (uint32_t)in->region.offset;
 	return in->have_dt ? (uint32_t)in->dt.offset_in_image : in->opt.offset;
 }
 
@@ -448,9 +522,8 @@ int zms_inspect_load(struct inspect *in)
 
 	if (in->opt.format_kind && !strcmp(in->opt.format_kind, "nvs"))
 		return ZMS_LOAD_NOT_ZMS;
-	if (in->opt.partition && !strcmp(in->opt.partition, "auto"))
-		return no_zms(in, "--partition auto scans for NVS only; give --offset or a "
-			      "devicetree");
+	if (in->scanned && !in->region.zms)
+		return no_zms(in, "the scan found NVS sectors, no ZMS ones");
 	if (off >= in->window_end)
 		return no_zms(in, "the partition starts past the end of the image");
 	if (in->opt.write_block > FC_ZMS_BLOCK)

@@ -5,8 +5,10 @@
  * and a cycle counter; NVS has none) or by --format-kind. The same flow as
  * for NVS (inspect.h): geometry (zms_detect.c) -> libcore's fc_zms_walk over
  * the dump, fc_zms_mount on a private copy, reads back, settings through
- * fc_settings_zms_scan (zms.c) -> findings (zms_check.c) -> table and JSON
- * (zms_view.c). Only libcore decodes ATEs; detection looks for the empty
+ * fc_settings_zms_scan (zms.c) -> findings (zms_check.c, in struct inspect's
+ * live, settings, salvage, verdicts and actions, as for NVS) -> the shared
+ * views (table.c, json.c) with the summary, ATEs and history of
+ * zms_table.c and zms_json.c. Only libcore decodes ATEs; detection looks for the empty
  * ATE's fixed bytes and lets the walk judge each candidate layout.
  */
 #ifndef FDTCACHE_NVS_INSPECT_ZMS_H
@@ -18,19 +20,6 @@
 
 /* What zms_inspect_load found: go on with the NVS code, or not. */
 #define ZMS_LOAD_NOT_ZMS 3
-
-struct zms_live {
-	fc_zms_id_t id;
-	int rc;          /* fc_zms_read's result */
-	GBytes *value;   /* NULL when the read failed */
-};
-
-struct zms_setting {
-	char *name;      /* as stored (NUL-terminated copy) */
-	size_t name_len;
-	uint32_t name_id;
-	GBytes *value;
-};
 
 /* One stored value of the --history id, newest first. */
 struct zms_hist {
@@ -71,11 +60,7 @@ struct zms_inspect {
 	uint8_t *erased;          /* per sector: erased by the mount */
 	struct fc_zms fs;
 	struct fc_zms_slot *index;
-	int mount_rc;
-	int free_space, active_free;
-	GPtrArray *actions;       /* char *: what the mount changed */
-	GArray *live;             /* struct zms_live, by id */
-	GArray *settings;         /* struct zms_setting, by name */
+	int free_space, active_free; /* mount_rc, actions, live, settings: in struct inspect */
 	bool settings_head;       /* the list head 0x80000000 is stored */
 
 	/* --history */
@@ -89,6 +74,15 @@ int zms_inspect_load(struct inspect *in);
 struct fc_zms_config zms_inspect_config(const struct zms_inspect *z, const struct fc_flash *dev,
 					struct fc_zms_slot *slots, uint32_t nslots);
 bool zms_slot_erased(const uint8_t *p, size_t n, uint8_t ev);
+/*
+ * zms_scan - regions of img (len bytes, erase value ev) that read as ZMS:
+ * runs of sectors ending with a ZMS empty ATE (at least two in the image),
+ * with the erased sectors between them, as nvs_scan (scan.h) does for NVS;
+ * closed counts the sectors with a header. returns: regions written to out.
+ */
+int zms_scan(const uint8_t *img, size_t len, uint8_t ev, struct nvs_region *out, int max);
+/* The ZMS empty ATEs in img, and where the first one is. */
+uint32_t zms_header_count(const uint8_t *img, size_t len, uint32_t *first);
 
 /* zms.c: walk, mount on the copy, reads back */
 struct zms_inspect *zms_inspect_new(void);
@@ -99,14 +93,15 @@ char *zms_addr_text(const struct zms_inspect *z, uint32_t addr);
 GBytes *zms_ate_value(const struct zms_inspect *z, const struct fc_zms_ate_info *a);
 uint32_t zms_addr_sector(const struct zms_inspect *z, uint32_t addr);
 uint32_t zms_addr_offset(const struct zms_inspect *z, uint32_t addr);
+uint32_t zms_addr(const struct zms_inspect *z, uint32_t sector, uint32_t offset);
 
 /* zms_check.c: verdicts */
 void zms_check(struct inspect *in);
 
-/* zms_view.c: table and JSON */
+/* zms_table.c, zms_json.c: the views of their own */
 const char *zms_sector_state_name(enum fc_zms_sector_state s);
 const char *zms_ate_status_name(enum fc_zms_ate_status s);
-void zms_print_table(struct inspect *in);
-void zms_print_json(struct inspect *in);
+extern const struct table_views zms_table_views;
+const char *zms_no_settings_why(const struct inspect *in);
 
 #endif /* FDTCACHE_NVS_INSPECT_ZMS_H */

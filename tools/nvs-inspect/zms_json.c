@@ -14,28 +14,12 @@
 #include "common/escape.h"
 #include "common/json.h"
 
-static void jaddr(JsonBuilder *b, const struct zms_inspect *z, const char *key, uint32_t addr)
-{
-	char *a = zms_addr_text(z, addr);
-
-	tool_json_str(b, key, a);
-	g_free(a);
-}
-
-static void jid(JsonBuilder *b, const struct zms_inspect *z, const char *key, fc_zms_id_t id)
-{
-	char *t = zms_id_text(z, id);
-
-	tool_json_str(b, key, t);
-	g_free(t);
-}
-
 static const char *conf(enum nvs_confidence c)
 {
 	return nvs_confidence_name(c);
 }
 
-static void json_geometry(JsonBuilder *b, const struct inspect *in)
+static void json_geometry(JsonBuilder *b, struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
 
@@ -59,32 +43,28 @@ static void json_geometry(JsonBuilder *b, const struct inspect *in)
 	json_data_crc(b, in, z->data_crc, z->crc_why);
 }
 
-static void json_mount(JsonBuilder *b, const struct zms_inspect *z)
+static void json_mount(JsonBuilder *b, const struct inspect *in)
 {
+	const struct zms_inspect *z = in->zms;
 	const struct fc_zms *fs = &z->fs;
-	guint i;
 
 	json_builder_set_member_name(b, "mount");
 	json_builder_begin_object(b);
-	json_bool(b, "ok", z->mount_rc >= 0);
-	tool_json_str(b, "error", z->mount_rc < 0 ? fc_strerror(z->mount_rc) : NULL);
-	if (z->mount_rc >= 0) {
-		jaddr(b, z, "ate_wra", fs->ate_wra);
-		jaddr(b, z, "data_wra", fs->data_wra);
+	json_bool(b, "ok", in->mount_rc >= 0);
+	tool_json_str(b, "error", in->mount_rc < 0 ? fc_strerror(in->mount_rc) : NULL);
+	if (in->mount_rc >= 0) {
+		json_addr(b, in, "ate_wra", fs->ate_wra);
+		json_addr(b, in, "data_wra", fs->data_wra);
 		json_int(b, "open_sector", fc_zms_addr_sector(fs, fs->ate_wra));
 		json_int(b, "sector_cycle", fs->sector_cycle);
 		json_int(b, "free_space", z->free_space);
 		json_int(b, "active_sector_free", z->active_free);
 	}
-	json_builder_set_member_name(b, "actions");
-	json_builder_begin_array(b);
-	for (i = 0; i < z->actions->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(z->actions, i));
-	json_builder_end_array(b);
+	json_actions(b, "actions", in);
 	json_builder_end_object(b);
 }
 
-static void json_summary(JsonBuilder *b, const struct inspect *in)
+static void json_summary(JsonBuilder *b, struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
 	guint i;
@@ -112,38 +92,20 @@ static void json_summary(JsonBuilder *b, const struct inspect *in)
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
-	json_mount(b, z);
+	json_mount(b, in);
 }
 
-static void json_live(JsonBuilder *b, const struct zms_inspect *z)
+static void json_ate(JsonBuilder *b, const struct inspect *in, const struct fc_zms_ate_info *a)
 {
-	guint i;
-
-	json_builder_set_member_name(b, "live");
-	json_builder_begin_array(b);
-	for (i = 0; i < z->live->len; i++) {
-		const struct zms_live *e = &g_array_index(z->live, struct zms_live, i);
-
-		json_builder_begin_object(b);
-		jid(b, z, "id", e->id);
-		json_int(b, "len", e->rc >= 0 ? e->rc : 0);
-		json_hex(b, "data", e->value);
-		tool_json_str(b, "error", e->rc < 0 ? fc_strerror(e->rc) : NULL);
-		json_builder_end_object(b);
-	}
-	json_builder_end_array(b);
-}
-
-static void json_ate(JsonBuilder *b, const struct zms_inspect *z, const struct fc_zms_ate_info *a)
-{
+	const struct zms_inspect *z = in->zms;
 	GBytes *d = zms_ate_value(z, a);
 	bool crc = z->data_crc && d && a->status == FC_ZMS_ATE_LIVE;
 	char *raw = hex_of(a->raw, sizeof(a->raw));
 
-	jaddr(b, z, "addr", a->addr);
+	json_addr(b, in, "addr", a->addr);
 	json_int(b, "sector", zms_addr_sector(z, a->addr));
 	json_int(b, "slot", zms_addr_offset(z, a->addr));
-	jid(b, z, "id", a->id);
+	json_id(b, in, "id", a->id);
 	json_int(b, "len", a->len);
 	json_int(b, "offset", a->offset);
 	json_int(b, "cycle", a->cycle);
@@ -156,21 +118,20 @@ static void json_ate(JsonBuilder *b, const struct zms_inspect *z, const struct f
 		g_bytes_unref(d);
 }
 
-static void json_ates(JsonBuilder *b, const struct zms_inspect *z)
+static guint json_ates(struct inspect *in)
 {
-	guint i;
-
-	json_builder_set_member_name(b, "ates");
-	json_builder_begin_array(b);
-	for (i = 0; i < z->ates->len; i++) {
-		json_builder_begin_object(b);
-		json_ate(b, z, &g_array_index(z->ates, struct fc_zms_ate_info, i));
-		json_builder_end_object(b);
-	}
-	json_builder_end_array(b);
+	return in->zms->ates->len;
 }
 
-static void json_history(JsonBuilder *b, const struct inspect *in)
+/* --ates in walk order, newest first */
+static void json_ate_at(JsonBuilder *b, const struct inspect *in, guint i)
+{
+	json_builder_begin_object(b);
+	json_ate(b, in, &g_array_index(in->zms->ates, struct fc_zms_ate_info, i));
+	json_builder_end_object(b);
+}
+
+static void json_history(JsonBuilder *b, struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
 	guint i;
@@ -178,7 +139,7 @@ static void json_history(JsonBuilder *b, const struct inspect *in)
 	json_builder_set_member_name(b, "history");
 	json_builder_begin_object(b);
 	if (z->history_ok)
-		jid(b, z, "id", z->history_id);
+		json_id(b, in, "id", z->history_id);
 	else
 		tool_json_str(b, "id", NULL);
 	tool_json_str(b, "name", g_ascii_isdigit(*in->opt.history) ? NULL : in->opt.history);
@@ -188,7 +149,7 @@ static void json_history(JsonBuilder *b, const struct inspect *in)
 		const struct zms_hist *h = &g_array_index(z->history, struct zms_hist, i);
 
 		json_builder_begin_object(b);
-		json_ate(b, z, &h->ate);
+		json_ate(b, in, &h->ate);
 		json_hex(b, "value", h->value);
 		json_bool(b, "deleted", h->rc == FC_ENOENT);
 		json_builder_end_object(b);
@@ -197,39 +158,5 @@ static void json_history(JsonBuilder *b, const struct inspect *in)
 	json_builder_end_object(b);
 }
 
-static void json_settings(JsonBuilder *b, const struct zms_inspect *z)
-{
-	guint i;
-
-	json_builder_set_member_name(b, "settings");
-	json_builder_begin_array(b);
-	for (i = 0; i < z->settings->len; i++) {
-		const struct zms_setting *s = &g_array_index(z->settings, struct zms_setting, i);
-		json_builder_begin_object(b);
-		tool_json_bytes(b, "name", s->name, s->name_len);
-		json_setting_value(b, s->name_id, s->value);
-		json_builder_end_object(b);
-	}
-	json_builder_end_array(b);
-}
-
-void zms_print_json(struct inspect *in)
-{
-	const struct zms_inspect *z = in->zms;
-	JsonBuilder *b = json_builder_new();
-
-	json_head(b, in);
-	tool_json_str(b, "format_kind", "zms");
-	json_geometry(b, in);
-	if (in->opt.summary)
-		json_summary(b, in);
-	if (in->opt.live)
-		json_live(b, z);
-	if (in->opt.ates)
-		json_ates(b, z);
-	if (in->opt.history)
-		json_history(b, in);
-	if (in->opt.settings)
-		json_settings(b, z);
-	json_end(b, in, NULL);
-}
+const struct json_views zms_json_views = { json_geometry, json_summary, json_ates, json_ate_at,
+					   json_history };

@@ -11,73 +11,25 @@
 
 #include "common/escape.h"
 
-#define WIDTH 80
-
 const char *zms_sector_state_name(enum fc_zms_sector_state s)
 {
-	switch (s) {
-	case FC_ZMS_SECTOR_UNUSED:
-		return "unused";
-	case FC_ZMS_SECTOR_OPEN:
-		return "open";
-	case FC_ZMS_SECTOR_CLOSED:
-		return "closed";
-	}
-	return "?";
+	static const char *const names[] = {
+		[FC_ZMS_SECTOR_UNUSED] = "unused", [FC_ZMS_SECTOR_OPEN] = "open",
+		[FC_ZMS_SECTOR_CLOSED] = "closed",
+	};
+
+	return name_of(names, G_N_ELEMENTS(names), s);
 }
 
 const char *zms_ate_status_name(enum fc_zms_ate_status s)
 {
-	switch (s) {
-	case FC_ZMS_ATE_LIVE:
-		return "live";
-	case FC_ZMS_ATE_STALE:
-		return "stale";
-	case FC_ZMS_ATE_DELETED:
-		return "deleted";
-	case FC_ZMS_ATE_GC_DONE:
-		return "gc_done";
-	case FC_ZMS_ATE_BAD:
-		return "bad";
-	}
-	return "?";
-}
+	static const char *const names[] = {
+		[FC_ZMS_ATE_LIVE] = "live", [FC_ZMS_ATE_STALE] = "stale",
+		[FC_ZMS_ATE_DELETED] = "deleted", [FC_ZMS_ATE_GC_DONE] = "gc_done",
+		[FC_ZMS_ATE_BAD] = "bad",
+	};
 
-static void heading(const struct inspect *in, const char *title)
-{
-	if (view_count(&in->opt) > 1)
-		printf("\n== %s\n", title);
-}
-
-/* Prose: words filled to WIDTH columns, continuation lines indented (not with --wide). */
-G_GNUC_PRINTF(3, 4)
-static void prose(const struct inspect *in, int indent, const char *fmt, ...)
-{
-	va_list ap;
-	char *text;
-	char **words;
-	GString *line = g_string_new(NULL);
-	size_t lead;
-
-	va_start(ap, fmt);
-	text = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	lead = strspn(text, " ");
-	g_string_append_len(line, text, (gssize)lead);
-	words = g_strsplit(text + lead, " ", -1);
-	for (char **w = words; *w; w++) {
-		if (line->len > lead && !in->opt.wide && line->len + 1 + strlen(*w) > WIDTH) {
-			printf("%s\n", line->str);
-			g_string_printf(line, "%*s", indent + 2, "");
-		} else if (line->len > lead && line->str[line->len - 1] != ' ') {
-			g_string_append_c(line, ' ');
-		}
-		g_string_append(line, *w);
-	}
-	printf("%s\n", line->str);
-	g_strfreev(words);
-	g_string_free(line, TRUE);
-	g_free(text);
+	return name_of(names, G_N_ELEMENTS(names), s);
 }
 
 /* "given", or "detected, certain" and the like. */
@@ -95,8 +47,8 @@ static void table_geometry(const struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
 
-	printf("image: %s (%" G_GSIZE_FORMAT " bytes)\n", in->input.name, in->file_len);
-	prose(in, 0, "format: ZMS (%s; %u sectors end with an empty ATE carrying ZMS's 0x42 magic)",
+	table_image(in);
+	para(in, 0, "format: ZMS (%s; %u sectors end with an empty ATE carrying ZMS's 0x42 magic)",
 	      in->opt.format_kind && !strcmp(in->opt.format_kind, "zms") ? "given" : "detected",
 	      z->headers);
 	/* one line, whatever its length: scripts read it */
@@ -104,16 +56,16 @@ static void table_geometry(const struct inspect *in)
 	       "value 0x%02x, %s ids, %s\n", z->offset, z->sectors, z->sector_size, z->write_block,
 	       z->ate_size, z->erase_value, z->id64 ? "64-bit" : "32-bit",
 	       z->no_erase ? "no explicit erase" : "explicit erase");
-	prose(in, 2, "  sector size: %s (%s)", how(z->ss_conf), z->ss_why);
-	prose(in, 2, "  write block: %s (%s)", how(z->wb_conf), z->wb_why);
-	prose(in, 2, "  device: %s, %s (%s)", z->no_erase ? "no explicit erase (RRAM, MRAM)" :
+	para(in, 2, "  sector size: %s (%s)", how(z->ss_conf), z->ss_why);
+	para(in, 2, "  write block: %s (%s)", how(z->wb_conf), z->wb_why);
+	para(in, 2, "  device: %s, %s (%s)", z->no_erase ? "no explicit erase (RRAM, MRAM)" :
 	      "erasable flash", how(z->erase_conf), z->erase_why);
-	prose(in, 0, "data crc: %s", z->crc_why);
+	para(in, 0, "data crc: %s", z->crc_why);
 	if (z->no_erase)
-		prose(in, 0, "wear: a sector's cycle counter advances by one (mod 256) each time "
+		para(in, 0, "wear: a sector's cycle counter advances by one (mod 256) each time "
 		      "it is reused without an erase; the cycle column counts reuses modulo 256");
 	else
-		prose(in, 0, "wear: an erase restarts a sector's cycle counter at 1, so the dump "
+		para(in, 0, "wear: an erase restarts a sector's cycle counter at 1, so the dump "
 		      "holds no count of erases");
 }
 
@@ -121,10 +73,9 @@ static void table_mount(const struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
 	const struct fc_zms *fs = &z->fs;
-	guint i;
 
-	if (z->mount_rc < 0) {
-		prose(in, 0, "mount: fails: %s", fc_strerror(z->mount_rc));
+	if (in->mount_rc < 0) {
+		para(in, 0, "mount: fails: %s", fc_strerror(in->mount_rc));
 	} else {
 		printf("next write: sector %u (ATE at 0x%04x, data at 0x%04x), cycle %u\n",
 		       fc_zms_addr_sector(fs, fs->ate_wra), fc_zms_addr_offset(fs, fs->ate_wra),
@@ -135,18 +86,15 @@ static void table_mount(const struct inspect *in)
 		       fc_zms_addr_sector(fs, fs->data_wra), fc_zms_addr_offset(fs, fs->data_wra),
 		       fs->sector_cycle, z->free_space, z->active_free);
 	}
-	if (z->actions->len == 0)
-		printf("a mount changes nothing\n");
-	for (i = 0; i < z->actions->len; i++)
-		prose(in, 0, "a mount would %s", (const char *)g_ptr_array_index(z->actions, i));
+	table_actions(in);
 }
 
-static void table_summary(const struct inspect *in)
+static void table_summary(struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
 	guint i;
 
-	heading(in, "summary");
+	table_heading(in, "summary");
 	table_geometry(in);
 	printf("%-6s %-4s %-7s %-6s %5s %6s %6s %7s %5s %7s\n", "sector", "age", "state", "log",
 	       "cycle", "live", "stale", "deleted", "bad", "values");
@@ -166,28 +114,7 @@ static void table_summary(const struct inspect *in)
 		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
 
 		if (g_str_has_prefix(v->code, "partition-") || !strcmp(v->code, "trailing-bytes"))
-			prose(in, 2, "%s: %s", severity_names[v->sev], v->message);
-	}
-}
-
-static void table_live(const struct inspect *in)
-{
-	const struct zms_inspect *z = in->zms;
-	guint i;
-
-	heading(in, "live entries (what a mount reads back)");
-	for (i = 0; i < z->live->len; i++) {
-		const struct zms_live *e = &g_array_index(z->live, struct zms_live, i);
-		char *id = zms_id_text(z, e->id), *hex;
-
-		if (e->rc < 0) {
-			printf("# id=%s read fails: %s\n", id, fc_strerror(e->rc));
-		} else {
-			hex = bytes_hex(e->value);
-			printf("id=%s len=%d data=%s\n", id, e->rc, hex);
-			g_free(hex);
-		}
-		g_free(id);
+			para(in, 2, "%s: %s", severity_names[v->sev], v->message);
 	}
 }
 
@@ -198,14 +125,14 @@ static int by_flash_order(gconstpointer pa, gconstpointer pb)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-static void table_ates(const struct inspect *in)
+static void table_ates(struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
 	GArray *sorted = g_array_copy(z->ates);
 	gsize preview = in->opt.wide ? HEX_PREVIEW_WIDE : 16;
 	guint i;
 
-	heading(in, "ATEs (flash order; the raw 16 bytes hold an inline value)");
+	table_heading(in, "ATEs (flash order; the raw 16 bytes hold an inline value)");
 	printf("%-9s %-7s %-*s %5s %5s %s\n", "addr", "status", z->id64 ? 18 : 10, "id", "len",
 	       "cycle", "ate");
 	g_array_sort(sorted, by_flash_order);
@@ -236,20 +163,20 @@ static void table_ates(const struct inspect *in)
 	g_array_free(sorted, TRUE);
 }
 
-static void table_history(const struct inspect *in)
+static void table_history(struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
 	char *name = tool_esc_name(in->opt.history), *id;
 	guint i;
 
 	if (!z->history_ok) {
-		heading(in, "history");
-		printf("no id or setting %s in the image (%u settings)\n", name, z->settings->len);
+		table_heading(in, "history");
+		printf("no id or setting %s in the image (%u settings)\n", name, in->settings->len);
 		g_free(name);
 		return;
 	}
 	id = zms_id_text(z, z->history_id);
-	heading(in, "history (newest first)");
+	table_heading(in, "history (newest first)");
 	for (i = 0; i < z->history->len; i++) {
 		const struct zms_hist *h = &g_array_index(z->history, struct zms_hist, i);
 		char *addr = zms_addr_text(z, h->ate.addr);
@@ -272,49 +199,12 @@ static void table_history(const struct inspect *in)
 	g_free(name);
 }
 
-static void table_settings(const struct inspect *in)
+const char *zms_no_settings_why(const struct inspect *in)
 {
-	const struct zms_inspect *z = in->zms;
-	guint i;
-
-	heading(in, "settings (by name: name = value; \"text\" or hex)");
-	if (z->settings->len == 0)
-		printf("no settings in the image (%s)\n", z->mount_rc < 0 ? "a mount fails"
-		       : z->id64 ? "settings_zms uses 32-bit ids"
-		       : !z->settings_head ? "no settings_zms list head at id 0x80000000"
-		       : "the settings_zms list is empty");
-	for (i = 0; i < z->settings->len; i++) {
-		const struct zms_setting *s = &g_array_index(z->settings, struct zms_setting, i);
-		char *v = value_text(s->value), *name = tool_esc_text(s->name, (gssize)s->name_len, 0);
-
-		printf("%s = %s\n", name, v);
-		g_free(name);
-		g_free(v);
-	}
-	for (i = 0; i < in->verdicts->len; i++) {
-		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
-
-		if (g_str_has_prefix(v->code, "settings-"))
-			printf("! %s\n", v->message);
-	}
+	return in->mount_rc < 0 ? "a mount fails"
+	       : in->zms->id64 ? "settings_zms uses 32-bit ids"
+	       : !in->zms->settings_head ? "no settings_zms list head at id 0x80000000"
+	       : "the settings_zms list is empty";
 }
 
-void zms_print_table(struct inspect *in)
-{
-	if (in->opt.summary)
-		table_summary(in);
-	if (in->opt.live)
-		table_live(in);
-	if (in->opt.ates)
-		table_ates(in);
-	if (in->opt.history)
-		table_history(in);
-	if (in->opt.settings)
-		table_settings(in);
-	if (in->opt.salvage) {
-		heading(in, "salvage");
-		printf("salvage reads NVS dumps only; --ates shows every slot of a ZMS log\n");
-	}
-	if (in->opt.check)
-		table_check(in);
-}
+const struct table_views zms_table_views = { table_summary, table_ates, table_history };
