@@ -107,12 +107,18 @@ static int check_magic(const struct zate *empty, bool *magic)
  * ATE resets Zephyr's end, and its scan goes on through the values): every
  * ATE lies above the values written before it, so a "valid" one whose
  * value would reach its own slot is value bytes that pass the crc8 by
- * chance (zms_ate_decode_ puts it out of range).
+ * chance (zms_ate_decode_ puts it out of range). *above gets the offset
+ * of the valid ATE above the last one (the top slot when there is none).
+ * Returns 1 when a valid ATE was found (ate_wra is at it), 0 when none, or
+ * an error.
  */
-static int recover_last(struct fc_zms *fs, struct zms_win *w, uint32_t ws)
+static int recover_last(struct fc_zms *fs, struct zms_win *w, uint32_t ws, uint32_t *above)
 {
 	uint32_t o = top_slot(fs), last = o - fs->ate_size, data_end = 0;
 	struct zate a;
+	int found = 0;
+
+	*above = top_slot(fs);
 
 	for (; o > data_end; o -= fs->ate_size) {
 		int rc = zms_win_ate_(fs, w, zaddr(fs, ws, o), &a);
@@ -123,11 +129,14 @@ static int recover_last(struct fc_zms *fs, struct zms_win *w, uint32_t ws)
 			continue;
 		if (a.len > fs->inline_max)
 			data_end = a.offset + zal(fs, a.len);
+		if (found)
+			*above = last;
 		last = o;
+		found = 1;
 	}
 	fs->ate_wra = zaddr(fs, ws, last);
 	fs->data_wra = zaddr(fs, ws, data_end);
-	return 0;
+	return found;
 }
 
 /*
@@ -138,12 +147,13 @@ static int ends_in_gc_done(struct fc_zms *fs, uint32_t s)
 {
 	struct zms_win w = { .len = 0 };
 	uint8_t keep = fs->sector_cycle, cycle;
+	uint32_t above;
 	struct zate a;
 	int rc = zms_cycle_or_zero_(fs, s, &fs->sector_cycle);
 
 	if (!rc)
-		rc = recover_last(fs, &w, s);
-	if (!rc)
+		rc = recover_last(fs, &w, s, &above);
+	if (rc >= 0)
 		rc = zms_ate_read_(fs, fs->ate_wra, &a);
 	cycle = fs->sector_cycle;
 	fs->sector_cycle = keep;
@@ -276,22 +286,40 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 /*
  * Move ate_wra down past slots in use: not erased (erasable flash) or valid
  * (RRAM). A torn delete in the slot at data_wra leaves the sector full.
+ * *torn gets the address of the first slot passed that is neither erased
+ * nor valid (a cut ATE), ZMS_NO_ADDR when there is none, and *above the
+ * offset of the lowest valid ATE above it (the top slot when none). With found,
+ * ate_wra starts at the ATE recover_last() found valid. Slots above
+ * data_wra keep recover_last()'s verdict whatever they read now: cells a
+ * cut left half programmed read differently each time, and one decision
+ * must hold.
  */
-static int skip_used_slots(struct fc_zms *fs, struct zms_win *w)
+static int skip_used_slots(struct fc_zms *fs, struct zms_win *w, bool found, uint32_t *torn,
+			   uint32_t *above)
 {
+	uint32_t valid_above = top_slot(fs);
 	struct zate a;
 
+	*torn = ZMS_NO_ADDR;
 	while (fs->ate_wra >= fs->data_wra) {
 		int rc = zms_win_ate_(fs, w, fs->ate_wra, &a);
 		bool valid;
 
 		if (rc)
 			return rc;
-		valid = zms_valid_(&a, fs->sector_cycle);
+		/* recover_last() judged the slots above data_wra: valid is the one it found */
+		valid = fs->ate_wra > fs->data_wra ? found : zms_valid_(&a, fs->sector_cycle);
+		found = false;
 		if (fs->cfg.no_erase ? !valid : a.erased)
 			return 0;
 		if ((fs->ate_wra == fs->data_wra && a.len && valid) || !zoffs(fs, fs->ate_wra))
 			return FC_ECORRUPT;
+		if (valid) {
+			valid_above = zoffs(fs, fs->ate_wra);
+		} else if (*torn == ZMS_NO_ADDR && !fs->cfg.no_erase) {
+			*torn = fs->ate_wra;
+			*above = valid_above;
+		}
 		fs->ate_wra -= fs->ate_size;
 	}
 	return 0;
@@ -316,16 +344,66 @@ static int skip_dirty_data(struct fc_zms *fs)
 	return 0;
 }
 
-static int locate(struct fc_zms *fs, bool may_write)
+/*
+ * 1 when the ATE at addr reads differently in ZMS_SETTLE_READS reads (or,
+ * with need_valid, is not valid): cells a cut left half programmed.
+ */
+static int unsettled(const struct fc_zms *fs, uint32_t addr, bool need_valid)
+{
+	struct zate first, a;
+	int rc = zms_ate_read_(fs, addr, &first);
+
+	for (uint32_t k = 1; !rc && k < ZMS_SETTLE_READS; k++) {
+		rc = zms_ate_read_(fs, addr, &a);
+		if (!rc && FC_MEMCMP(a.raw, first.raw, FC_ZMS_ATE_BYTES))
+			return 1;
+	}
+	return rc ? rc : need_valid && !zms_valid_(&first, fs->sector_cycle);
+}
+
+/*
+ * The offset the write sector must be closed at to leave a cut ATE with
+ * cells half programmed out of its log (ZMS_NO_ADDR: none). Such cells read
+ * differently from read to read: the newest ATE could pass the crc8 once
+ * and fail it the next time (its value would come and go), a cut slot
+ * below it could pass it later (a value never acknowledged, or superseded
+ * since, would come back). A cut slot that reads the same every time stays
+ * as it is, as in Zephyr. Erasable flash, when writes may follow.
+ */
+static int unsettled_close(struct fc_zms *fs, uint32_t newest, uint32_t newest_above,
+			   uint32_t torn, uint32_t torn_above, uint32_t *close_at)
+{
+	int rc = 0;
+
+	*close_at = ZMS_NO_ADDR;
+	if (torn != ZMS_NO_ADDR) {
+		rc = unsettled(fs, torn, false);
+		if (rc > 0)
+			*close_at = torn_above;
+	} else if (newest != ZMS_NO_ADDR) {
+		rc = unsettled(fs, newest, true);
+		if (rc > 0)
+			*close_at = newest_above;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+/* Find the write position; *close_at as unsettled_close() gives it. */
+static int locate(struct fc_zms *fs, bool may_write, uint32_t *close_at)
 {
 	struct zms_win w = { .len = 0 };
-	uint32_t ws;
+	uint32_t ws, above, newest = ZMS_NO_ADDR, torn = ZMS_NO_ADDR, torn_above = 0;
 	int rc = find_write_sector(fs, may_write, &ws);
 
+	*close_at = ZMS_NO_ADDR;
 	if (!rc)
-		rc = recover_last(fs, &w, ws);
-	if (!rc)
-		rc = skip_used_slots(fs, &w);
+		rc = recover_last(fs, &w, ws, &above);
+	if (rc > 0)
+		newest = fs->ate_wra;
+	if (rc >= 0)
+		rc = skip_used_slots(fs, &w, rc, &torn, &torn_above);
+	if (!rc && may_write && !fs->cfg.no_erase)
+		rc = unsettled_close(fs, newest, above, torn, torn_above, close_at);
 	if (!rc)
 		rc = skip_dirty_data(fs);
 	return rc;
@@ -341,10 +419,12 @@ static int build_lookup(struct fc_zms *fs)
 #ifndef FC_READONLY
 int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
 {
+	uint32_t close_at, at;
 	int rc = setup(fs, cfg);
 
 	if (!rc)
-		rc = locate(fs, true);
+		rc = locate(fs, true, &close_at);
+	at = fs->ate_wra;
 	if (!rc && !zephyr_mode(fs))
 		rc = zms_index_build_(fs);
 	if (!rc)
@@ -353,16 +433,20 @@ int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
 		rc = build_lookup(fs);
 	if (!rc)
 		rc = zms_move_past_torn_close_(fs);
+	/* unless a GC redone into the write sector erased the cut ATE, or the sector is left */
+	if (!rc && close_at != ZMS_NO_ADDR && fs->ate_wra == at)
+		rc = zms_close_above_torn_(fs, close_at);
 	fs->mounted = rc == 0;
 	return rc;
 }
 #else
 int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
 {
+	uint32_t close_at;
 	int rc = setup(fs, cfg);
 
 	if (!rc)
-		rc = locate(fs, false);
+		rc = locate(fs, false, &close_at);
 	if (!rc)
 		rc = build_lookup(fs);
 	fs->mounted = rc == 0;
@@ -373,10 +457,11 @@ int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg)
 /* Locate without writing and build the index: the read-only mount of the walk. */
 int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg)
 {
+	uint32_t close_at;
 	int rc = setup(fs, cfg);
 
 	if (!rc)
-		rc = locate(fs, false);
+		rc = locate(fs, false, &close_at);
 	if (!rc)
 		rc = zms_index_build_(fs);
 	return rc;

@@ -112,18 +112,23 @@ int zms_gc_(struct fc_zms *fs)
 	return rc ? rc : zms_erase_and_empty_(fs, gs);
 }
 
-/*
- * Close the write sector: fill its unused slots with erase-value ATEs (so
- * stale ATEs of an RRAM sector cannot come back to life), write the close
- * ATE and move to the next sector.
- */
 int zms_sector_close_(struct fc_zms *fs)
+{
+	return zms_sector_close_at_(fs, zoffs(fs, fs->ate_wra + fs->ate_size));
+}
+
+/*
+ * Close the write sector, its log ending at offset last: fill its unused
+ * slots with erase-value ATEs (so stale ATEs of an RRAM sector cannot come
+ * back to life), write the close ATE and move to the next sector.
+ */
+int zms_sector_close_at_(struct fc_zms *fs, uint32_t last)
 {
 	uint8_t b[FC_ZMS_ATE_BYTES];
 	uint32_t ws = zsect(fs, fs->ate_wra), nx = znext(fs, ws);
 	int rc;
 
-	zms_ate_special_(fs, b, zoffs(fs, fs->ate_wra + fs->ate_size), fs->sector_cycle);
+	zms_ate_special_(fs, b, last, fs->sector_cycle);
 	while (zoffs(fs, fs->ate_wra) && fs->ate_wra >= fs->data_wra) {
 		uint8_t garbage[FC_ZMS_ATE_BYTES];
 

@@ -16,6 +16,7 @@
 #define ZMS_VERSION 1u
 #define ZMS_MAGIC 0x42u
 #define ZMS_CHUNK 256u       /* bytes of ATE area or data read at once */
+#define ZMS_SETTLE_READS 8u  /* reads of a suspect ATE at mount that must agree */
 
 /* A decoded ATE. */
 struct zate {
@@ -143,6 +144,9 @@ int zms_recover_gc_(struct fc_zms *fs);
 /* zms_move_past_torn_close_ - leave a write sector whose close ATE a cut tore. */
 int zms_move_past_torn_close_(struct fc_zms *fs);
 
+/* zms_close_above_torn_ - close the write sector at offset last, above an unsettled ATE. */
+int zms_close_above_torn_(struct fc_zms *fs, uint32_t last);
+
 /* ---- zms_gc.c: garbage collection and closing the write sector ---- */
 
 /* zms_gc_ - collect the sector after the write sector into it (Zephyr's zms_gc). */
@@ -150,6 +154,9 @@ int zms_gc_(struct fc_zms *fs);
 
 /* zms_sector_close_ - close the write sector and move to the next one. */
 int zms_sector_close_(struct fc_zms *fs);
+
+/* zms_sector_close_at_ - the same with the close ATE pointing at offset last. */
+int zms_sector_close_at_(struct fc_zms *fs, uint32_t last);
 
 /* ---- zms_index.c: exact id -> newest ATE map over the caller's slots ---- */
 

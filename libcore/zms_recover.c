@@ -118,6 +118,24 @@ int zms_recover_gc_(struct fc_zms *fs)
 }
 
 /*
+ * The write sector holds a cut ATE whose cells read differently from read
+ * to read (zms.c, unsettled_close()). The sector is closed above it, its
+ * close ATE pointing at the valid ATE above (every reader, Zephyr's too,
+ * starts a closed sector's log there, so none reads that slot again), the
+ * lookups are built again without it, and the next sector is collected, as
+ * after any close. The cut ATE is the write the cut interrupted, never
+ * acknowledged.
+ */
+int zms_close_above_torn_(struct fc_zms *fs, uint32_t last)
+{
+	int rc = zms_sector_close_at_(fs, last);
+
+	if (!rc)
+		rc = zephyr_mode(fs) ? zms_zcache_rebuild_(fs) : zms_index_build_(fs);
+	return rc ? rc : zms_gc_(fs);
+}
+
+/*
  * A close ATE cut while being written leaves the write sector full and
  * open, with a dirty close slot. Zephyr programs the close ATE there again
  * (over bytes that are not erased); here it is never programmed: the
