@@ -97,23 +97,43 @@ static uint32_t find_child(const struct fc_dt_lookups *lk, struct fc_dt_lookup_s
 	return NO_NODE;
 }
 
-/* Table index of the node at offset, or NO_NODE. The cache's key is the
- * offset itself, and the table confirms it, so a hit is always right. */
-static uint32_t index_of(struct fc_dt_lookups *lk, int offset)
+/* Table index of the node at offset, or NO_NODE, by binary search. */
+static uint32_t index_of(const struct fc_dt_lookups *lk, int offset)
 {
-	uint32_t key = (uint32_t)offset;
-	uint32_t i;
-	int pos;
+	int pos = offset < 0 ? FC_ENOENT : fc_dt_position(lk->dt, offset);
 
-	if (offset < 0)
-		return NO_NODE;
-	if (cache_get(&lk->nodes, key, &i))
-		return i;
-	pos = fc_dt_position(lk->dt, offset);
-	if (pos <= 0)
-		return NO_NODE;
-	fc_cache_fill(&lk->nodes, key, (uint32_t)pos - 1);
-	return (uint32_t)pos - 1;
+	return pos > 0 ? (uint32_t)pos - 1 : NO_NODE;
+}
+
+/*
+ * The parent's offset and the reg cells of the non-root node at offset:
+ * from the node cache, else found by binary search and cached when the
+ * node cache can hold them (see FC_DT_NODE_PARENT_LIMIT_). false: offset is
+ * the root or no node.
+ */
+static bool node_answer(struct fc_dt_lookups *lk, int offset, int *parent, int *ac, int *sc)
+{
+	const struct fc_dt_node *n;
+	uint32_t v, i;
+
+	if (fc_dt_node_value_(lk, offset, &v)) {
+		*parent = (int)(v & FC_DT_NODE_PARENT_);
+		*ac = (int)(v & 3u) + 1;
+		*sc = (int)(v >> 28);
+		return true;
+	}
+	i = index_of(lk, offset);
+	if (i == 0 || i == NO_NODE)
+		return false;
+	n = &lk->dt->nodes[i];
+	*parent = lk->dt->nodes[n->parent].offset;
+	*ac = n->reg_address_cells;
+	*sc = n->reg_size_cells;
+	/* the walk gives -1 for an invalid count, so a valid #address-cells is 1..4 */
+	if ((uint32_t)*parent < FC_DT_NODE_PARENT_LIMIT_ && *ac > 0 && *sc >= 0)
+		fc_cache_fill(&lk->nodes, (uint32_t)offset,
+			      (uint32_t)*parent | ((uint32_t)*ac - 1) | (uint32_t)*sc << 28);
+	return true;
 }
 
 static int cache_init(struct fc_cache *cache, struct fc_cache_slot *slots, uint32_t n)
@@ -122,13 +142,34 @@ static int cache_init(struct fc_cache *cache, struct fc_cache_slot *slots, uint3
 }
 
 /*
- * A cache the inline hit paths read: given no slots, it gets one of lk's
- * own, so those paths need no test for an empty cache.
+ * A cache the inline hit paths read (through *hits), of at least two slots:
+ * given fewer, it gets two of lk's own (spare). No slot is ever free: slot
+ * 0 holds the key 2^31, whose home is slot n/2, and every other slot the key
+ * 0, whose home is slot 0. So a key matches only a slot it was filled into,
+ * and a hit path compares any key (0, FC_CACHE_EMPTY, a negative offset)
+ * with no test before it.
  */
-static int hit_cache_init(struct fc_cache *cache, struct fc_cache_slot *slots, uint32_t n,
-			  struct fc_cache_slot *spare)
+static int hit_cache_init(struct fc_cache *cache, struct fc_dt_hit_cache_ *hits,
+			  struct fc_cache_slot *slots, uint32_t n, struct fc_cache_slot *spare)
 {
-	return n ? cache_init(cache, slots, n) : fc_cache_init(cache, FC_CACHE_HASH32, spare, 1);
+	int rc = n >= 2 ? cache_init(cache, slots, n) : fc_cache_init(cache, FC_CACHE_HASH32, spare, 2);
+	uint32_t bits = 0;
+
+	if (rc < 0)
+		return rc;
+	cache->slots[0].key = 1u << 31;
+	for (uint32_t i = 1; i < cache->nslots; i++)
+		cache->slots[i].key = 0;
+	while (1u << bits < cache->nslots)
+		bits++;
+	hits->slots = cache->slots;
+#if UINTPTR_MAX > 0xFFFFFFFFu
+	hits->mult = (uint64_t)FC_HASH32_GOLDEN << bits;
+	hits->mask = cache->nslots - 1;
+#else
+	hits->shift = 32 - bits;
+#endif
+	return 0;
 }
 
 int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
@@ -142,8 +183,10 @@ int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
 		return FC_EINVAL;
 	if ((rc = cache_init(&lk->paths, cfg->path_slots, cfg->npath)) < 0 ||
 	    (rc = cache_init(&lk->props, cfg->prop_slots, cfg->nprops)) < 0 ||
-	    (rc = hit_cache_init(&lk->nodes, cfg->node_slots, cfg->nnode, &lk->spare_[0])) < 0 ||
-	    (rc = hit_cache_init(&lk->cells, cfg->cell_slots, cfg->ncells, &lk->spare_[1])) < 0)
+	    (rc = hit_cache_init(&lk->nodes, &lk->node_hits_, cfg->node_slots, cfg->nnode,
+				 &lk->spare_[0])) < 0 ||
+	    (rc = hit_cache_init(&lk->cells, &lk->cell_hits_, cfg->cell_slots, cfg->ncells,
+				 &lk->spare_[2])) < 0)
 		return rc;
 	rc = dt_walk_start_(&w, dt->fdt);
 	if (rc < 0)
@@ -153,7 +196,6 @@ int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
 	lk->strings_ = w.strings;
 	lk->strings_size_ = w.strings_size;
 	lk->dt = dt;
-	lk->table_ = dt->nodes;
 	FC_MEMSET(lk->stats, 0, sizeof(lk->stats));
 	lk->ncell_names = 0;
 	/* fdt_path_offset(fdt, "/aliases"), with its unit-address rule */
@@ -369,19 +411,23 @@ static uint32_t cached_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats 
 	return i;
 }
 
-/* Count one lookup's outcome; the node's offset or FC_ENOENT. */
-static int account(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, uint32_t i, bool hit)
+/* Count one lookup's outcome. */
+static void count(struct fc_dt_lookup_stats *st, bool hit, bool found)
 {
 	st->lookups++;
 	if (hit)
 		st->hits++;
 	else
 		st->misses++;
-	if (i == NO_NODE) {
+	if (!found)
 		st->not_found++;
-		return FC_ENOENT;
-	}
-	return lk->dt->nodes[i].offset;
+}
+
+/* Count one lookup of node i (NO_NODE: none); the node's offset or FC_ENOENT. */
+static int account(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, uint32_t i, bool hit)
+{
+	count(st, hit, i != NO_NODE);
+	return i == NO_NODE ? FC_ENOENT : lk->dt->nodes[i].offset;
 }
 
 int fc_dt_path_offset(struct fc_dt_lookups *lk, const char *path, uint32_t len)
@@ -410,37 +456,35 @@ int fc_dt_alias_offset(struct fc_dt_lookups *lk, const char *name, uint32_t len)
 
 /* ---- parents and cells ---- */
 
-/* The table index of the non-root node at offset (NO_NODE), counted as a lookup. */
-static uint32_t child_index(struct fc_dt_lookups *lk, enum fc_dt_kind kind, int offset)
+/* node_answer(), counted as a lookup of kind. */
+static bool counted_node(struct fc_dt_lookups *lk, enum fc_dt_kind kind, int offset, int *parent,
+			 int *ac, int *sc)
 {
-	uint32_t i = index_of(lk, offset);
+	bool found = node_answer(lk, offset, parent, ac, sc);
 
-	if (i == 0)
-		i = NO_NODE;
-	account(lk, &lk->stats[kind], i, i != NO_NODE);
-	return i;
+	/* a node answered by the table is a hit: no search of names or properties */
+	count(&lk->stats[kind], found, found);
+	return found;
 }
 
 int fc_dt_parent_offset(struct fc_dt_lookups *lk, int offset)
 {
-	uint32_t i = child_index(lk, FC_DT_KIND_PARENT, offset);
+	int parent, ac, sc;
 
-	return i == NO_NODE ? FC_ENOENT : lk->dt->nodes[lk->dt->nodes[i].parent].offset;
+	return counted_node(lk, FC_DT_KIND_PARENT, offset, &parent, &ac, &sc) ? parent : FC_ENOENT;
 }
 
 int fc_dt_reg_cells(struct fc_dt_lookups *lk, int offset, uint32_t *address_cells,
 		    uint32_t *size_cells)
 {
-	uint32_t i = child_index(lk, FC_DT_KIND_REG_CELLS, offset);
-	const struct fc_dt_node *n;
+	int parent, ac, sc;
 
-	if (i == NO_NODE)
+	if (!counted_node(lk, FC_DT_KIND_REG_CELLS, offset, &parent, &ac, &sc))
 		return FC_ENOENT;
-	n = &lk->dt->nodes[i];
-	if (n->reg_address_cells < 0 || n->reg_size_cells < 0)
+	if (ac < 0 || sc < 0)
 		return FC_EBADDTB;
-	*address_cells = (uint32_t)n->reg_address_cells;
-	*size_cells = (uint32_t)n->reg_size_cells;
+	*address_cells = (uint32_t)ac;
+	*size_cells = (uint32_t)sc;
 	return 0;
 }
 

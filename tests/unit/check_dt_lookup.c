@@ -306,16 +306,32 @@ START_TEST(kernel_dtb_has_aliases)
 }
 END_TEST
 
+/* A blob of 4 KiB being written with libfdt's sequential writer, its root open. */
+static void *begin_tree(uint32_t address_cells)
+{
+	void *fdt = g_malloc0(4096);
+
+	ck_assert_int_eq(fdt_create(fdt, 4096), 0);
+	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
+	ck_assert_int_eq(fdt_begin_node(fdt, ""), 0);
+	ck_assert_int_eq(fdt_property_u32(fdt, "#address-cells", address_cells), 0);
+	return fdt;
+}
+
+/* Close the root of a begin_tree() blob; it must be a valid DTB. */
+static void *end_tree(void *fdt)
+{
+	ck_assert_int_eq(fdt_end_node(fdt), 0);
+	ck_assert_int_eq(fdt_finish(fdt), 0);
+	ck_assert_int_eq(fdt_check_full(fdt, 4096), 0);
+	return fdt;
+}
+
 /* A root with children named names[0..n), and /aliases from alias pairs. */
 static void *build_flat(const char *const *names, int n, const char *const *aliases, int na)
 {
-	size_t size = 4096;
-	void *fdt = g_malloc0(size);
+	void *fdt = begin_tree(1);
 
-	ck_assert_int_eq(fdt_create(fdt, (int)size), 0);
-	ck_assert_int_eq(fdt_finish_reservemap(fdt), 0);
-	ck_assert_int_eq(fdt_begin_node(fdt, ""), 0);
-	ck_assert_int_eq(fdt_property_u32(fdt, "#address-cells", 1), 0);
 	if (na) {
 		ck_assert_int_eq(fdt_begin_node(fdt, "aliases"), 0);
 		for (int i = 0; i < na; i++)
@@ -328,10 +344,7 @@ static void *build_flat(const char *const *names, int n, const char *const *alia
 		ck_assert_int_eq(fdt_property_u32(fdt, "#clock-cells", (uint32_t)i), 0);
 		ck_assert_int_eq(fdt_end_node(fdt), 0);
 	}
-	ck_assert_int_eq(fdt_end_node(fdt), 0);
-	ck_assert_int_eq(fdt_finish(fdt), 0);
-	ck_assert_int_eq(fdt_check_full(fdt, size), 0);
-	return fdt;
+	return end_tree(fdt);
 }
 
 START_TEST(unit_addresses_first_sibling)
@@ -410,6 +423,93 @@ START_TEST(hash_collision_is_verified)
 }
 END_TEST
 
+/* A root with #address-cells ac and #size-cells sc (raw, maybe invalid) and one child. */
+static void *build_cells_root(uint32_t ac, uint32_t sc)
+{
+	void *fdt = begin_tree(ac);
+
+	ck_assert_int_eq(fdt_property_u32(fdt, "#size-cells", sc), 0);
+	ck_assert_int_eq(fdt_begin_node(fdt, "child@0"), 0);
+	ck_assert_int_eq(fdt_end_node(fdt), 0);
+	return end_tree(fdt);
+}
+
+/*
+ * A parent with an invalid count: the calls give libfdt's answers, and the
+ * node cache does not hold the child (its value has no room for an invalid
+ * count), so the hit paths send the caller to the calls every time.
+ */
+START_TEST(invalid_parent_cells_not_cached)
+{
+	static const uint32_t counts[][2] = { { 0, 1 }, { 5, 1 }, { 2, 5 }, { 1, 0 } };
+	void *fdt = build_cells_root(counts[_i][0], counts[_i][1]);
+	struct tree *t = g_new0(struct tree, 1);
+	int child = fdt_first_subnode(fdt, 0), p;
+	gboolean valid = _i == 3;
+	uint32_t ac, sc;
+
+	tree_open(t, fdt, 1024);
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(fc_dt_parent_offset(&t->lk, child), 0);
+		ck_assert_int_eq(fc_dt_reg_cells(&t->lk, child, &ac, &sc), valid ? 0 : FC_EBADDTB);
+		ck_assert_int_eq(fdt_address_cells(fdt, 0) < 0 || fdt_size_cells(fdt, 0) < 0, !valid);
+		ck_assert(fc_dt_parent_get(&t->lk, child, &p) == valid);
+		ck_assert(fc_dt_reg_cells_get(&t->lk, child, &ac, &sc) == valid);
+	}
+	if (valid) {
+		ck_assert_uint_eq(ac, 1);
+		ck_assert_uint_eq(sc, 0);
+		ck_assert_int_eq(p, 0);
+	}
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+/*
+ * Keys no node has (-1, the free-slot key; the root; INT32_MIN; an offset
+ * inside a node) miss on every hit path, whatever the cache holds, and a
+ * (node, id) pair that is no node's never reads another pair's value
+ * (offset 1 with id 0 once shared the key of offset 0 with id 4).
+ */
+START_TEST(hit_paths_refuse_foreign_keys)
+{
+	static const int foreign[] = { -1, 0, INT32_MIN, 1, 2, -4, INT32_MAX };
+	static const uint32_t sizes[] = { 0, 1, 2, 1024 };
+	void *fdt = build_cells_root(1, 0);
+	struct tree *t = g_new0(struct tree, 1);
+	static const char *const names[] = { "#a-cells", "#b-cells", "#c-cells", "#d-cells",
+					     "#address-cells" };
+	int child = fdt_first_subnode(fdt, 0), p;
+	uint32_t ac, sc, v;
+
+	tree_open(t, fdt, sizes[_i]);
+	for (int round = 0; round < 2; round++) {
+		for (size_t k = 0; k < G_N_ELEMENTS(foreign); k++) {
+			ck_assert(!fc_dt_parent_get(&t->lk, foreign[k], &p));
+			ck_assert(!fc_dt_reg_cells_get(&t->lk, foreign[k], &ac, &sc));
+			for (int id = 0; id < 16; id++)
+				ck_assert(foreign[k] == 0 || !fc_dt_cells_get(&t->lk, foreign[k], id, &v));
+		}
+		for (int id = -1; id < 16; id++)
+			ck_assert(!fc_dt_cells_get(&t->lk, 0, id, &v) || (id == 4 && v == 1));
+		/* fill: the child's parent, the root's #address-cells as id 4 */
+		ck_assert_int_eq(fc_dt_parent_offset(&t->lk, child), 0);
+		for (size_t n = 0; n < G_N_ELEMENTS(names); n++)
+			ck_assert_int_eq(fc_dt_cells_name(&t->lk, names[n]), (int)n);
+		ck_assert_int_eq(fc_dt_cells_id(&t->lk, 0, 4), 1);
+		ck_assert(fc_dt_cells_get(&t->lk, 0, 4, &v));
+		ck_assert_uint_eq(v, 1);
+		ck_assert_int_eq(fc_dt_cells_id(&t->lk, 1, 0), FC_ENOENT);
+		ck_assert(!fc_dt_cells_get(&t->lk, 1, 0, &v));
+	}
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
 START_TEST(cells_names_register)
 {
 	void *fdt = load_dtb("kernel/rk3399-rock960.dtb", FALSE);
@@ -480,6 +580,8 @@ static Suite *dt_lookup_suite(void)
 	tcase_add_test(tc, hash_collision_is_verified);
 	tcase_add_test(tc, table_links_and_cells);
 	tcase_add_test(tc, cells_names_register);
+	tcase_add_loop_test(tc, invalid_parent_cells_not_cached, 0, 4);
+	tcase_add_loop_test(tc, hit_paths_refuse_foreign_keys, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -215,8 +215,9 @@ int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle);
  *   through a cache of (node, property name) -> property, verified by name.
  *
  * Memory: FC_DT_NODE_BYTES per node for the table, 8 bytes per cache slot.
- * A node offset is mapped to its table entry through the node cache (O(1)
- * on a hit, verified by the table), else by binary search (log2 N steps);
+ * The node cache maps a node's offset (an exact key) to its parent's offset
+ * and reg cells, so parent and reg-cells hits read no table entry; a miss
+ * finds the node by binary search (log2 N steps) and fills it.
  * fc_dt_node_parent() works on table indices in O(1).
  */
 
@@ -245,11 +246,43 @@ struct fc_dt_lookups_config {
 	uint32_t npath;
 	struct fc_cache_slot *prop_slots; /* #cells and /aliases properties */
 	uint32_t nprops;
-	struct fc_cache_slot *node_slots; /* node offsets -> table entries */
+	struct fc_cache_slot *node_slots; /* node offsets -> parents and reg cells */
 	uint32_t nnode;
 	struct fc_cache_slot *cell_slots; /* (node, registered cells name) -> value */
 	uint32_t ncells;
 };
+
+/*
+ * A direct-mapped cache as the inline hit paths read it: its slots and the
+ * home slot of a key, hash_32(key, log2 n) as fc_cache_hash_home() has it
+ * (so fc_cache_fill() puts a key where these paths look). A 64-bit target
+ * takes it from the upper half of one 64-bit product with a constant shift
+ * and a mask, since a variable shift costs x86-64 more than the rest of a
+ * hit; a 32-bit target keeps the 32-bit multiply and shift.
+ */
+struct fc_dt_hit_cache_ {
+	const struct fc_cache_slot *slots;
+#if UINTPTR_MAX > 0xFFFFFFFFu
+	uint64_t mult; /* FC_HASH32_GOLDEN << log2(nslots) */
+	uint32_t mask; /* nslots - 1 */
+#else
+	uint32_t shift; /* 32 - log2(nslots); nslots >= 2 */
+#endif
+};
+
+/*
+ * fc_dt_home_ - the home slot of key in c.
+ * returns: the slot.
+ */
+static inline const struct fc_cache_slot *fc_dt_home_(const struct fc_dt_hit_cache_ *c,
+						      uint32_t key)
+{
+#if UINTPTR_MAX > 0xFFFFFFFFu
+	return &c->slots[(uint32_t)(key * c->mult >> 32) & c->mask];
+#else
+	return &c->slots[(uint32_t)(key * FC_HASH32_GOLDEN) >> c->shift];
+#endif
+}
 
 /* Property names fc_dt_cells_name() can register per fc_dt_lookups. */
 #define FC_DT_CELL_NAMES 15
@@ -258,15 +291,15 @@ struct fc_dt_lookups {
 	const struct fc_dt *dt;
 	struct fc_cache paths; /* hash of a path's bytes -> table index */
 	struct fc_cache props; /* hash of (table index, property name) -> property offset */
-	struct fc_cache nodes; /* node offset -> table index */
+	struct fc_cache nodes; /* node offset -> parent offset and reg cells (FC_DT_NODE_*) */
 	struct fc_cache cells; /* node offset << 2 | name id -> #cells value */
 	uint32_t aliases;      /* table index of /aliases, or UINT32_MAX */
 	struct fc_dt_lookup_stats stats[FC_DT_KINDS];
 	const char *cell_names[FC_DT_CELL_NAMES]; /* the caller's strings, by id */
 	uint32_t ncell_names;
 	/* private: the blob's blocks, located once by fc_dt_lookups_init() */
-	const struct fc_dt_node *table_; /* dt->nodes, one load nearer the hit paths */
-	struct fc_cache_slot spare_[2];  /* one slot each for a node or cells cache of 0 */
+	struct fc_cache_slot spare_[4];  /* two slots each for a node or cells cache of 0 or 1 */
+	struct fc_dt_hit_cache_ node_hits_, cell_hits_; /* the nodes and cells caches, for the hit paths */
 	const uint8_t *structs_;
 	const char *strings_;
 	uint32_t struct_size_, strings_size_;
@@ -276,7 +309,7 @@ struct fc_dt_lookups {
  * fc_dt_lookups_init - set up path, alias, parent and cells lookups over an
  * initialised node table, with the caches in cfg's slots (a path or
  * property cache of 0 slots: every lookup searches the table instead; a
- * node or cells cache of 0 slots gets one slot inside lk, so the inline
+ * node or cells cache of 0 or 1 slots gets two slots inside lk, so the inline
  * hit paths need no test for it). The table, the blob and the slots must
  * outlive lk; cfg itself is not kept.
  * returns:
@@ -377,24 +410,38 @@ static inline uint32_t fc_dt_node_parent(const struct fc_dt *dt, uint32_t i)
 
 /*
  * Inline hit paths of the node-keyed lookups, as cache.h's for phandles: no
- * call and no statistics. Each answers only from its cache (a table entry
- * the node cache maps, a value the cells cache holds) and returns false
- * otherwise; the caller then makes the counted call, which fills the cache.
- * An answer is always the call's: the keys are exact, never hashes.
+ * call and no statistics. Each answers only from its cache (the value the
+ * node or the cells cache holds: one slot load and one key compare, no table
+ * access) and returns false otherwise; the caller then makes the counted
+ * call, which fills the cache. An answer is always the call's: the keys are
+ * exact, never hashes.
  */
 
 /*
- * fc_dt_node_get - the table entry of the non-root node at offset, if the
- * node cache holds it.
- * returns: the entry, or NULL.
+ * The node cache's value for a non-root node, what its hit paths answer
+ * with one mask or shift each: its parent's offset (a multiple of 4) in bits
+ * 2-27, the parent's #address-cells minus 1 (1..4 are valid) in bits 0-1 and
+ * its #size-cells (0..4) in bits 28-31. Only nodes whose parent has valid
+ * counts and starts below FC_DT_NODE_PARENT_LIMIT_ are cached, so a hit
+ * tests nothing more; the counted calls answer for the others from the
+ * table.
  */
-static inline const struct fc_dt_node *fc_dt_node_get(const struct fc_dt_lookups *lk, int offset)
-{
-	uint32_t i;
+#define FC_DT_NODE_PARENT_LIMIT_ (1u << 28)
+#define FC_DT_NODE_PARENT_ 0x0FFFFFFCu
 
-	if (offset <= 0 || !fc_cache_hash32_get(&lk->nodes, (uint32_t)offset, &i))
-		return NULL;
-	return &lk->table_[i];
+/*
+ * fc_dt_node_value_ - the node cache's value for the node at offset.
+ * returns: true with *v set when the cache holds the node, else false.
+ */
+static inline bool fc_dt_node_value_(const struct fc_dt_lookups *lk, int offset, uint32_t *v)
+{
+	const struct fc_cache_slot *s = fc_dt_home_(&lk->node_hits_, (uint32_t)offset);
+
+	/* no slot is free and the root is never held: no test for -1 or 0 */
+	if (s->key != (uint32_t)offset)
+		return false;
+	*v = s->value;
+	return true;
 }
 
 /*
@@ -403,42 +450,45 @@ static inline const struct fc_dt_node *fc_dt_node_get(const struct fc_dt_lookups
  */
 static inline bool fc_dt_parent_get(const struct fc_dt_lookups *lk, int offset, int *parent)
 {
-	const struct fc_dt_node *n = fc_dt_node_get(lk, offset);
+	uint32_t v;
 
-	if (!n)
+	if (!fc_dt_node_value_(lk, offset, &v))
 		return false;
-	*parent = lk->table_[n->parent].offset;
+	*parent = (int)(v & FC_DT_NODE_PARENT_);
 	return true;
 }
 
 /*
- * fc_dt_reg_cells_get - fc_dt_reg_cells() on a node cache hit whose parent
- * has valid cell counts.
+ * fc_dt_reg_cells_get - fc_dt_reg_cells() on a node cache hit (the node
+ * cache holds no node whose parent has an invalid count).
  * returns: true with *address_cells and *size_cells set, else false.
  */
 static inline bool fc_dt_reg_cells_get(const struct fc_dt_lookups *lk, int offset,
 				       uint32_t *address_cells, uint32_t *size_cells)
 {
-	const struct fc_dt_node *n = fc_dt_node_get(lk, offset);
+	uint32_t v;
 
-	/* one test for both signs: -1 marks an invalid count */
-	if (!n || (n->reg_address_cells | n->reg_size_cells) < 0)
+	if (!fc_dt_node_value_(lk, offset, &v))
 		return false;
-	*address_cells = (uint32_t)n->reg_address_cells;
-	*size_cells = (uint32_t)n->reg_size_cells;
+	*address_cells = (v & 3u) + 1;
+	*size_cells = v >> 28;
 	return true;
 }
 
 /*
  * fc_dt_cells_key - the cells cache's exact key of (node offset, name id).
  * returns: offset << 2 | id, or FC_CACHE_EMPTY when the pair has no key (an
- * offset that is negative or from 2^29 up, an id out of range).
+ * offset that is negative, not a multiple of 4 or from 2^29 up, an id
+ * outside 0..15).
  */
 static inline uint32_t fc_dt_cells_key(int offset, int id)
 {
-	/* node offsets are multiples of 4: the shifted offset leaves 4 bits for the id */
-	/* unsigned: a negative offset or id is out of range too */
-	if ((uint32_t)offset >= 1u << 29 || (uint32_t)id >= FC_DT_CELL_NAMES)
+	/*
+	 * Exact for node offsets (multiples of 4 below 2^29: the shift leaves 4
+	 * low bits for the id) and ids below 16; one test refuses the rest, a
+	 * negative offset or id included. Id 15 is never registered.
+	 */
+	if ((((uint32_t)offset & 0xE0000003u) | ((uint32_t)id & ~15u)) != 0)
 		return FC_CACHE_EMPTY;
 	return (uint32_t)offset << 2 | (uint32_t)id;
 }
@@ -451,8 +501,13 @@ static inline bool fc_dt_cells_get(const struct fc_dt_lookups *lk, int offset, i
 				   uint32_t *value)
 {
 	uint32_t key = fc_dt_cells_key(offset, id);
+	const struct fc_cache_slot *s = fc_dt_home_(&lk->cell_hits_, key);
 
-	return key != FC_CACHE_EMPTY && fc_cache_hash32_get(&lk->cells, key, value);
+	/* no slot holds FC_CACHE_EMPTY, so a pair with no key misses here too */
+	if (s->key != key)
+		return false;
+	*value = s->value;
+	return true;
 }
 
 #endif /* FDTCACHE_DT_H */
