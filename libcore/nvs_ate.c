@@ -54,10 +54,18 @@ bool fc_nvs_ate_valid(const struct fc_nvs_ate *ate, uint32_t sector_size, uint32
 	       (uint32_t)ate->offset + ate->len < sector_size - ate_size;
 }
 
+/*
+ * A close ATE saying 0 is torn: its offset bytes, left erased by a cut on a
+ * 0x00 flash, read 0 and its crc8 matches once in 256. A sector that closes
+ * right never has its lowest ATE in slot 0 (an ATE there moves the ATE
+ * pointer out of the sector, Zephyr's too), and recovery finds the lowest
+ * ATE by scanning, as for any torn close ATE.
+ */
 bool fc_nvs_ate_close_valid(const struct fc_nvs_ate *ate, uint32_t sector_size,
 			    uint32_t ate_size)
 {
 	/* ate_size is 8 rounded up to a power-of-two write block */
 	return fc_nvs_ate_valid(ate, sector_size, ate_size) && ate->len == 0 &&
-	       ate->id == FC_NVS_ID_SPECIAL && ((sector_size - ate->offset) & (ate_size - 1u)) == 0;
+	       ate->id == FC_NVS_ID_SPECIAL &&
+	       ((sector_size - ate->offset) & (ate_size - 1u)) == 0 && ate->offset;
 }

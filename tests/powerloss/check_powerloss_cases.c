@@ -426,6 +426,79 @@ START_TEST(sectors_of_64_kib)
 }
 END_TEST
 
+/* What fc_nvs_walk reports of sector 0. */
+struct walk_seen {
+	uint32_t sector_size, ates, close_status;
+	struct fc_nvs_sector_info info;
+};
+
+static int seen_ate(void *ctx, const struct fc_nvs_ate_info *a)
+{
+	struct walk_seen *w = ctx;
+
+	if (a->addr >> FC_NVS_ADDR_SECTOR_SHIFT)
+		return 0;
+	if ((a->addr & FC_NVS_ADDR_OFFSET_MASK) == w->sector_size - 8)
+		w->close_status = a->status;
+	else
+		w->ates++;
+	return 0;
+}
+
+static int seen_sector(void *ctx, const struct fc_nvs_sector_info *si)
+{
+	struct walk_seen *w = ctx;
+
+	if (!si->sector)
+		w->info = *si;
+	return 0;
+}
+
+/*
+ * A close ATE whose offset bytes a cut left erased on a 0x00 flash: its
+ * offset reads 0 and its crc8 matches (once in 256), so by its fields it
+ * points at slot 0, which holds the sector's first data. The walk (with
+ * and without its slot bits) reports the sector corrupt, not closed, and
+ * lists only its real ATEs, none bad; the mount reads every value.
+ */
+START_TEST(torn_close_offset_zero)
+{
+	static const struct step steps[] = {
+		{ 1, 40, 31 }, { 2, 100, 32 }, { 3, 7, 33 }, { 1, 20, 34 }, USE_NEXT, { 4, 9, 35 },
+	};
+	static const uint8_t torn[8] = { 0xff, 0xff, 0, 0, 0, 0, 0xff, 0x5c };
+	static uint32_t bits[FC_NVS_WALK_BITS_WORDS(512, 3)];
+	struct rig *r = rig_new(3, 512, 4, 0x00);
+	struct walk_seen w = { .sector_size = 512 };
+	struct fc_nvs_walk_ops ops = { seen_sector, seen_ate, NULL, 0 };
+	struct fc_nvs_config cfg = {
+		.flash = &r->sim.dev, .sector_size = 512, .sector_count = 3,
+		.index_slots = r->slots, .index_slot_count = 1024,
+	};
+
+	ck_assert_int_eq(rig_mount(r, FC_NVS_LOOKUP_INDEX), 0);
+	for (unsigned int i = 0; i < FC_ARRAY_SIZE(steps); i++)
+		ck_assert_int_eq(apply(r, &steps[i]), 0);
+	/* sector 0: the first mount's gc_done ATE and four entries under its close ATE */
+	ck_assert_uint_eq(r->mem[512 - 6] | r->mem[512 - 5] << 8, 512 - 8 * 6);
+	memcpy(r->mem + 512 - 8, torn, sizeof(torn));
+	for (int pass = 0; pass < 2; pass++) {
+		memset(&w, 0, sizeof(w));
+		w.sector_size = 512;
+		ops.slot_bits = pass ? bits : NULL;
+		ops.slot_bits_words = pass ? FC_ARRAY_SIZE(bits) : 0;
+		ck_assert_int_eq(fc_nvs_walk(&cfg, &ops, &w), 0);
+		ck_assert_uint_ne(w.close_status, FC_NVS_ATE_CLOSE);
+		ck_assert_int_eq(w.info.state, FC_NVS_SECTOR_CORRUPT);
+		ck_assert_uint_eq(w.ates, 5);
+		ck_assert_uint_eq(w.info.bad, 0);
+		ck_assert_uint_eq(w.info.live + w.info.stale, 4);
+	}
+	check_all(r, steps, FC_ARRAY_SIZE(steps));
+	free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("powerloss_cases");
@@ -438,6 +511,7 @@ int main(void)
 	tcase_add_test(tc, issue18_free_space_zero_flash);
 	tcase_add_test(tc, data_up_to_the_ate_area);
 	tcase_add_test(tc, sectors_of_64_kib);
+	tcase_add_test(tc, torn_close_offset_zero);
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);
 }

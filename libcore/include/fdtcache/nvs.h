@@ -73,7 +73,7 @@ bool fc_nvs_ate_valid(const struct fc_nvs_ate *ate, uint32_t sector_size, uint32
 /*
  * fc_nvs_ate_close_valid - is a decoded ATE, read from a sector's last slot,
  * a valid close ATE: valid, FC_NVS_ID_SPECIAL, length 0, and its offset (the
- * sector's lowest ATE) on an ATE slot boundary?
+ * sector's lowest ATE) on an ATE slot boundary above slot 0?
  *
  * returns: true when it closes the sector, false otherwise.
  */
