@@ -90,7 +90,27 @@ struct model {
 	enum { UNKNOWN, ABSENT, STORED } state[OPS_IDS];
 	uint16_t len[OPS_IDS];
 	uint32_t seed[OPS_IDS];
+	uint64_t zephyr_free_left; /* see zephyr_free_space() */
 };
+
+/*
+ * Zephyr's free-space count costs up to the square of the partition's ATE
+ * slots (O(n^2) in ATEs, as Zephyr's own code): an op script may spend on it
+ * what fuzz_nvs_image spends at most, one count over ZEPHYR_FREE_MAX_ATES,
+ * so 255 queries on a large image cannot take hours.
+ */
+static void zephyr_free_space(struct fuzz_nvs *r, struct model *m)
+{
+	uint64_t slots = (uint64_t)r->cfg.sector_count * r->cfg.sector_size /
+			 FC_MAX(8u, r->ram.dev.geo.write_size);
+
+	if (r->cfg.lookup != FC_NVS_LOOKUP_ZEPHYR) {
+		fc_nvs_calc_free_space(&r->fs);
+	} else if (slots * slots <= m->zephyr_free_left) {
+		m->zephyr_free_left -= slots * slots;
+		fc_nvs_calc_free_space(&r->fs);
+	}
+}
 
 static void check_model(struct fuzz_nvs *r, const struct model *m, const char *when)
 {
@@ -155,7 +175,7 @@ static void run_op(struct fuzz_nvs *r, struct model *m, struct fuzz_bytes *ops)
 			m->state[id] = UNKNOWN;
 		break;
 	case 5:
-		fc_nvs_calc_free_space(&r->fs);
+		zephyr_free_space(r, m);
 		break;
 	case 6: /* close the sector: garbage collection of the next one */
 		if (fc_nvs_sector_use_next(&r->fs) < 0 && fc_nvs_mount(&r->fs, &r->cfg))
@@ -193,6 +213,7 @@ int fuzz_nvs_ops(const uint8_t *data, size_t size)
 
 	if (fuzz_nvs_ops_mount(r, data, size, &ops)) {
 		memset(&m, 0, sizeof(m)); /* UNKNOWN: the damaged image's own values */
+		m.zephyr_free_left = (uint64_t)ZEPHYR_FREE_MAX_ATES * ZEPHYR_FREE_MAX_ATES;
 		while (ops.n && r->fs.mounted)
 			run_op(r, &m, &ops);
 		if (r->fs.mounted) {
