@@ -309,9 +309,7 @@ static int run_phandles(struct ph_bench *b)
 	for (guint i = 0; !rc && i < b->configs->len; i++) {
 		struct ph_config *c = &g_array_index(b->configs, struct ph_config, i);
 
-		if ((rc = ph_bench_count(b, c)) == 0)
-			rc = ph_bench_time(b, c, MIN_MEASURE_US);
-		if (rc) {
+		if ((rc = ph_bench_measure(b, c, MIN_MEASURE_US)) != 0) {
 			g_autofree char *dtb = tool_esc_name(b->dtb_path);
 
 			fprintf(stderr, "fdtcache-bench: %s: %s with %u slots: %s\n", dtb,

@@ -70,8 +70,11 @@ struct ph_bench {
 /* ph_bench_count - replay c once, filling its counters; returns 0 or an FC_E* code. */
 int ph_bench_count(const struct ph_bench *b, struct ph_config *c);
 
-/* ph_bench_time - replay c for at least min_us microseconds; sets ns_per_lookup. */
-int ph_bench_time(const struct ph_bench *b, struct ph_config *c, gint64 min_us);
+/*
+ * ph_bench_measure - ph_bench_count, and ns_per_lookup from replays of c
+ * lasting at least min_us microseconds; returns 0 or an FC_E* code.
+ */
+int ph_bench_measure(const struct ph_bench *b, struct ph_config *c, gint64 min_us);
 
 /* ph_bench_memory - the bytes of c's cache: slots x 8 (a 64-bit pointer array). */
 guint64 ph_bench_memory(const struct ph_config *c);

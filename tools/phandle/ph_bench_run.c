@@ -113,41 +113,54 @@ static int replay(const struct ph_bench *b, struct fc_dt_replay *r, const struct
 	return 0;
 }
 
-int ph_bench_count(const struct ph_bench *b, struct ph_config *c)
+static void clear_counts(struct ph_config *c)
 {
-	struct fc_cache_slot *slots;
-	struct fc_dt_replay r;
-	int rc;
-
 	memset(&c->stats, 0, sizeof(c->stats));
 	memset(c->classes, 0, sizeof(c->classes));
 	c->before_core_init = 0;
-	if (c->policy == PH_POLICY_LRU || c->policy == PH_POLICY_OPT) {
-		count_ideal(b, c);
-		return 0;
-	}
-	slots = g_new(struct fc_cache_slot, MAX(c->size, 1));
+}
+
+/* Replay c once into slots, filling its counters. */
+static int count_replay(const struct ph_bench *b, struct ph_config *c, struct fc_cache_slot *slots)
+{
+	struct fc_dt_replay r;
+	int rc;
+
+	clear_counts(c);
 	rc = replay(b, &r, c, slots, c);
 	if (!rc) {
 		c->stats = r.stats;
 		c->slots_used = r.cache.used;
 	}
+	return rc;
+}
+
+int ph_bench_count(const struct ph_bench *b, struct ph_config *c)
+{
+	struct fc_cache_slot *slots;
+	int rc;
+
+	if (c->policy == PH_POLICY_LRU || c->policy == PH_POLICY_OPT) {
+		clear_counts(c);
+		count_ideal(b, c);
+		return 0;
+	}
+	slots = g_new(struct fc_cache_slot, MAX(c->size, 1));
+	rc = count_replay(b, c, slots);
 	g_free(slots);
 	return rc;
 }
 
-int ph_bench_time(const struct ph_bench *b, struct ph_config *c, gint64 min_us)
+/* Replays of c without counting for at least min_us; sets ns_per_lookup. */
+static int time_replays(const struct ph_bench *b, struct ph_config *c, struct fc_cache_slot *slots,
+			gint64 min_us)
 {
-	struct fc_cache_slot *slots;
 	struct fc_dt_replay r;
 	guint n = ph_trace_lookups(&b->trace);
 	guint64 runs = 0;
 	gint64 start = g_get_monotonic_time(), elapsed;
 	int rc = 0;
 
-	if (c->policy == PH_POLICY_LRU || c->policy == PH_POLICY_OPT || !n)
-		return 0;
-	slots = g_new(struct fc_cache_slot, MAX(c->size, 1));
 	do {
 		rc = replay(b, &r, c, slots, NULL);
 		runs++;
@@ -155,6 +168,34 @@ int ph_bench_time(const struct ph_bench *b, struct ph_config *c, gint64 min_us)
 	} while (!rc && elapsed < min_us);
 	c->timed = !rc;
 	c->ns_per_lookup = (double)elapsed * 1000.0 / ((double)runs * n);
+	return rc;
+}
+
+/*
+ * The counting replay is also the timed one when it alone lasts min_us: a
+ * replay that long is the misses' scans, beside which counting costs nothing,
+ * and replaying it once more would double the run. A shorter one is timed
+ * again without counting.
+ */
+int ph_bench_measure(const struct ph_bench *b, struct ph_config *c, gint64 min_us)
+{
+	struct fc_cache_slot *slots;
+	guint n = ph_trace_lookups(&b->trace);
+	gint64 start, elapsed;
+	int rc;
+
+	if (c->policy == PH_POLICY_LRU || c->policy == PH_POLICY_OPT || !n)
+		return ph_bench_count(b, c);
+	slots = g_new(struct fc_cache_slot, MAX(c->size, 1));
+	start = g_get_monotonic_time();
+	rc = count_replay(b, c, slots);
+	elapsed = g_get_monotonic_time() - start;
+	if (!rc && elapsed >= min_us) {
+		c->timed = TRUE;
+		c->ns_per_lookup = (double)elapsed * 1000.0 / n;
+	} else if (!rc) {
+		rc = time_replays(b, c, slots, min_us);
+	}
 	g_free(slots);
 	return rc;
 }
