@@ -141,7 +141,6 @@ void bench_rig_free(struct bench_rig *rig)
 	g_free(rig->ate_cache);
 	g_free(rig->index);
 	g_free(rig->names);
-	g_free(rig->zslots);
 	g_free(rig->why);
 }
 
@@ -159,14 +158,26 @@ static uint32_t pow2_at_least(uint32_t n)
 	return p;
 }
 
-uint32_t bench_rig_slots(const struct bench_rig *rig, bool zephyr, uint32_t ids)
+void *bench_rig_index(struct bench_rig *rig, bool zephyr, uint32_t ids, size_t slot_size,
+		      uint32_t *count)
 {
 	int64_t slots = rig->perm->v[BENCH_K_LOOKUP_SLOTS];
 
 	/* ours: an exact map at most half full, so no id is ever looked up on flash */
 	if (slots == BENCH_AUTO)
 		slots = zephyr ? ZEPHYR_LOOKUP_SLOTS : pow2_at_least(2 * ids + 2);
-	return (uint32_t)slots;
+	*count = (uint32_t)slots;
+	g_free(rig->index);
+	rig->index = g_malloc(((size_t)*count + 1) * slot_size);
+	return *count ? rig->index : NULL;
+}
+
+int bench_rig_mounted(struct bench_rig *rig, int rc, const char *engine)
+{
+	if (rc == FC_EINVAL && !rig->why)
+		rig->why = g_strdup_printf("the %s engine refused the configuration (a rule "
+					   "bench_check does not know)", engine);
+	return rc;
 }
 
 uint32_t bench_rig_ate_cache(struct bench_rig *rig, bool zephyr)
@@ -182,7 +193,6 @@ uint32_t bench_rig_ate_cache(struct bench_rig *rig, bool zephyr)
 
 int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
 {
-	int rc;
 	struct fc_nvs_config cfg;
 
 	if (bench_is_zms(rig->perm))
@@ -195,19 +205,13 @@ int bench_rig_mount(struct bench_rig *rig, uint32_t ids)
 		.lookup = is_zephyr(rig) ? FC_NVS_LOOKUP_ZEPHYR : FC_NVS_LOOKUP_INDEX,
 	};
 
-	cfg.index_slot_count = bench_rig_slots(rig, is_zephyr(rig), ids);
-	g_free(rig->index);
-	rig->index = g_new(struct fc_cache_slot, cfg.index_slot_count + 1);
-	cfg.index_slots = cfg.index_slot_count ? rig->index : NULL;
+	cfg.index_slots = bench_rig_index(rig, is_zephyr(rig), ids, sizeof(struct fc_cache_slot),
+					  &cfg.index_slot_count);
 	cfg.ate_cache_size = bench_rig_ate_cache(rig, is_zephyr(rig));
 	cfg.ate_cache = rig->ate_cache;
 	cfg.read_buf = rig->read_buf;
 	cfg.read_buf_size = sizeof(rig->read_buf);
-	rc = fc_nvs_mount(&rig->fs, &cfg);
-	if (rc == FC_EINVAL && !rig->why)
-		rig->why = g_strdup("the NVS engine refused the configuration (a rule bench_check "
-				    "does not know)");
-	return rc;
+	return bench_rig_mounted(rig, fc_nvs_mount(&rig->fs, &cfg), "NVS");
 }
 
 int bench_rig_settings(struct bench_rig *rig)

@@ -44,13 +44,12 @@ struct bench_rig {
 	uint64_t blank_erases;    /* erases of ranges that were already erased */
 
 	struct fc_nvs fs;
-	struct fc_cache_slot *index;
+	void *index;              /* the mount's index slots (struct fc_cache_slot, fc_zms_slot) */
 	uint8_t *ate_cache;       /* NVS ATE read cache */
 	uint8_t read_buf[FC_NVS_READ_BUF_SIZE]; /* NVS scans read through it */
 	struct fc_settings set;
 	uint16_t *names;          /* settings name cache */
 	struct fc_zms zfs;        /* the ZMS variants (bench_zms.h) */
-	struct fc_zms_slot *zslots;
 	struct fc_settings_zms zset;
 
 	struct bench_mark mark;
@@ -69,8 +68,15 @@ void bench_rig_free(struct bench_rig *rig);
 
 /* bench_rig_mount - (re)mount the partition; ids sizes the index of ours. */
 int bench_rig_mount(struct bench_rig *rig, uint32_t ids);
-/* Index slots as the knob says; auto: Zephyr's lookup cache, or for ours an exact map of ids. */
-uint32_t bench_rig_slots(const struct bench_rig *rig, bool zephyr, uint32_t ids);
+/*
+ * (Re)allocate rig->index: *count slots of slot_size bytes (the engine's
+ * type) as the knob says; auto: Zephyr's lookup cache, or for ours an exact
+ * map of ids. Returns the slots, NULL for none.
+ */
+void *bench_rig_index(struct bench_rig *rig, bool zephyr, uint32_t ids, size_t slot_size,
+		      uint32_t *count);
+/* A mount's rc; a configuration the engine refuses is said in rig->why. */
+int bench_rig_mounted(struct bench_rig *rig, int rc, const char *engine);
 /* (Re)allocate rig->ate_cache as the knob says (auto: 256 bytes for ours); returns its size. */
 uint32_t bench_rig_ate_cache(struct bench_rig *rig, bool zephyr);
 /* bench_rig_settings - attach the settings layer to the mounted partition. */

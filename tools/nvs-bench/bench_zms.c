@@ -2,7 +2,7 @@
 #include "bench_zms.h"
 
 /*
- * Sizes as on NVS (bench_rig_slots, bench_rig_ate_cache). Both ZMS variants
+ * Sizes as on NVS (bench_rig_index, bench_rig_ate_cache). Both ZMS variants
  * are the CONFIG_ZMS_NO_DOUBLE_WRITE build: a write first looks the id up,
  * as NVS always does, so the read counts compare like with like.
  */
@@ -27,19 +27,12 @@ int bench_zms_mount(struct bench_rig *rig, uint32_t ids)
 		.data_crc = rig->perm->v[BENCH_K_DATA_CRC] != 0,
 		.lookup = zephyr_zms(rig) ? FC_ZMS_LOOKUP_ZEPHYR : FC_ZMS_LOOKUP_INDEX,
 	};
-	int rc;
 
-	cfg.index_slot_count = bench_rig_slots(rig, zephyr_zms(rig), ids);
-	g_free(rig->zslots);
-	rig->zslots = g_new(struct fc_zms_slot, cfg.index_slot_count + 1);
-	cfg.index_slots = cfg.index_slot_count ? rig->zslots : NULL;
+	cfg.index_slots = bench_rig_index(rig, zephyr_zms(rig), ids, sizeof(struct fc_zms_slot),
+					  &cfg.index_slot_count);
 	cfg.ate_cache_size = bench_rig_ate_cache(rig, zephyr_zms(rig));
 	cfg.ate_cache = rig->ate_cache;
-	rc = fc_zms_mount(&rig->zfs, &cfg);
-	if (rc == FC_EINVAL && !rig->why)
-		rig->why = g_strdup("the ZMS engine refused the configuration (a rule bench_check "
-				    "does not know)");
-	return rc;
+	return bench_rig_mounted(rig, fc_zms_mount(&rig->zfs, &cfg), "ZMS");
 }
 
 int bench_zms_settings(struct bench_rig *rig)

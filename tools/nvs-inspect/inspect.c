@@ -5,6 +5,7 @@
  */
 #include "inspect.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "fdtcache/settings.h"
@@ -25,6 +26,41 @@ void inspect_init(struct inspect *in)
 	in->sector_verdicts = g_array_new(FALSE, FALSE, sizeof(struct verdict));
 	in->sector_recs = g_array_new(FALSE, FALSE, sizeof(struct ate_rec));
 	in->actions = g_ptr_array_new_with_free_func(g_free);
+}
+
+/* The options' strings, each owned by its struct options. */
+static const size_t option_strings[] = {
+	offsetof(struct options, sector_size_s), offsetof(struct options, sectors_s),
+	offsetof(struct options, write_block_s), offsetof(struct options, offset_s),
+	offsetof(struct options, erase_value), offsetof(struct options, data_crc),
+	offsetof(struct options, format), offsetof(struct options, history),
+	offsetof(struct options, input_format), offsetof(struct options, dts),
+	offsetof(struct options, dtb), offsetof(struct options, partition),
+	offsetof(struct options, format_kind), offsetof(struct options, explicit_erase),
+};
+
+static gchar **option_string(struct options *o, guint i)
+{
+	return (gchar **)(void *)((char *)o + option_strings[i]);
+}
+
+/* The second dump of --diff gets the same options (its own copies of the strings). */
+void options_copy(struct options *to, const struct options *from)
+{
+	guint i;
+
+	*to = *from;
+	for (i = 0; i < G_N_ELEMENTS(option_strings); i++)
+		*option_string(to, i) = g_strdup(*option_string(to, i));
+	to->history_name = NULL;
+}
+
+static void options_free(struct options *o)
+{
+	guint i;
+
+	for (i = 0; i < G_N_ELEMENTS(option_strings); i++)
+		g_free(*option_string(o, i));
 }
 
 void inspect_free(struct inspect *in)
@@ -54,20 +90,7 @@ void inspect_free(struct inspect *in)
 	tool_image_free(&in->image);
 	dt_partition_free(&in->dt);
 	tool_input_free(&in->input);
-	g_free(in->opt.sector_size_s);
-	g_free(in->opt.sectors_s);
-	g_free(in->opt.write_block_s);
-	g_free(in->opt.offset_s);
-	g_free(in->opt.erase_value);
-	g_free(in->opt.data_crc);
-	g_free(in->opt.format);
-	g_free(in->opt.history);
-	g_free(in->opt.input_format);
-	g_free(in->opt.dts);
-	g_free(in->opt.dtb);
-	g_free(in->opt.partition);
-	g_free(in->opt.format_kind);
-	g_free(in->opt.explicit_erase);
+	options_free(&in->opt);
 	zms_inspect_free(in);
 }
 

@@ -226,8 +226,8 @@ const uint8_t *ate_bytes(const struct inspect *in, const struct fc_nvs_ate_info 
 char *addr_text(uint32_t addr);
 char *place_text(const struct inspect *in, uint32_t addr);
 char *id_text(const struct inspect *in, uint64_t id);
-struct setting setting_new(const char *name, size_t name_len, uint32_t name_id,
-			   const void *value, size_t value_len);
+int add_setting(struct inspect *in, const char *name, size_t name_len, uint32_t name_id,
+		const void *value, size_t value_len);
 void free_read_back(struct inspect *in);
 bool printable(GBytes *b);
 char *value_text(GBytes *b);
@@ -239,14 +239,16 @@ GPtrArray *history_of(struct inspect *in, uint16_t id);
 
 /* table.c, json.c: the views each format has its own way; the others are shared */
 struct table_views {
-	void (*summary)(struct inspect *in);
+	void (*geometry)(const struct inspect *in); /* the summary's: image, partition, geometry */
+	void (*sectors)(const struct inspect *in);  /* its sector map */
+	void (*mount)(const struct inspect *in);    /* its write position, when the mount works */
+	bool (*summary_verdict)(const char *code);  /* a verdict the summary shows too */
 	void (*ates)(struct inspect *in);
 	void (*history)(struct inspect *in);
 };
 void table_heading(const struct inspect *in, const char *title);
 G_GNUC_PRINTF(3, 4)
 void para(const struct inspect *in, int indent, const char *fmt, ...); /* prose, wrapped */
-void table_actions(const struct inspect *in);
 void table_image(const struct inspect *in);
 void print_table(struct inspect *in);
 void table_check(const struct inspect *in); /* the --check view (NVS and ZMS) */
@@ -260,6 +262,7 @@ uint8_t *padded_pair(const uint8_t *p, size_t have, size_t len, uint8_t erase_va
 
 /* inspect.c: the whole run on in->path, after the options; returns the exit status */
 void inspect_init(struct inspect *in);
+void options_copy(struct options *to, const struct options *from);
 int inspect_analyze(struct inspect *in);
 int inspect_run(struct inspect *in);
 

@@ -74,50 +74,100 @@ void json_actions(JsonBuilder *b, const char *key, const struct inspect *in)
 	json_builder_end_array(b);
 }
 
+/*
+ * The geometry object's members in both formats, g[]: offset, sector_size,
+ * sectors, write_block, ate_size, erase_value (the object is left open).
+ */
+void json_geometry_begin(JsonBuilder *b, const uint32_t g[6])
+{
+	static const char *const names[6] = { "offset", "sector_size", "sectors", "write_block",
+					      "ate_size", "erase_value" };
+	int i;
+
+	json_builder_set_member_name(b, "geometry");
+	json_builder_begin_object(b);
+	for (i = 0; i < 6; i++)
+		json_int(b, names[i], g[i]);
+}
+
+/* ... and its last members; the object is closed. */
+void json_geometry_end(JsonBuilder *b, uint32_t trailing, uint32_t missing)
+{
+	json_int(b, "trailing_bytes", trailing);
+	json_int(b, "missing_bytes", missing);
+	json_builder_end_object(b);
+}
+
 static void json_geometry(JsonBuilder *b, struct inspect *in)
 {
 	const struct nvs_geometry_report *r = &in->geo;
 
-	json_builder_set_member_name(b, "geometry");
-	json_builder_begin_object(b);
-	json_int(b, "offset", r->geo.offset);
-	json_int(b, "sector_size", r->geo.sector_size);
-	json_int(b, "sectors", r->geo.sector_count);
-	json_int(b, "write_block", r->geo.write_block);
-	json_int(b, "ate_size", r->geo.ate_size);
-	json_int(b, "erase_value", r->geo.erase_value);
+	const uint32_t g[6] = { r->geo.offset, r->geo.sector_size, r->geo.sector_count,
+				r->geo.write_block, r->geo.ate_size, r->geo.erase_value };
+
+	json_geometry_begin(b, g);
 	tool_json_str(b, "sector_size_confidence", nvs_confidence_name(r->sector_conf));
 	tool_json_str(b, "write_block_confidence", nvs_confidence_name(r->wb_conf));
 	tool_json_str(b, "erase_value_confidence", nvs_confidence_name(r->ev_conf));
 	json_int(b, "close_ates", r->close_ates);
 	json_int(b, "gc_done_ates", r->gc_done_ates);
-	json_int(b, "trailing_bytes", r->trailing);
-	json_int(b, "missing_bytes", r->missing);
-	json_builder_end_object(b);
+	json_geometry_end(b, r->trailing, r->missing);
 	json_data_crc(b, in, in->data_crc, in->crc_reason);
 }
 
-static void json_summary(JsonBuilder *b, struct inspect *in)
+/* A sector's first members in both formats: where it is in the log. */
+void json_sector_place(JsonBuilder *b, uint32_t sector, uint32_t age, const char *state)
 {
-	guint i;
+	json_int(b, "sector", sector);
+	json_int(b, "age", age);
+	tool_json_str(b, "state", state);
+}
+
+/* A sector's ATE counts in both formats: live, stale, deleted, bad. */
+void json_ate_counts(JsonBuilder *b, const uint32_t counts[4])
+{
+	json_int(b, "live", counts[0]);
+	json_int(b, "stale", counts[1]);
+	json_int(b, "deleted", counts[2]);
+	json_int(b, "bad", counts[3]);
+}
+
+static void json_nvs_sector(JsonBuilder *b, const struct inspect *in, guint i)
+{
+	const struct fc_nvs_sector_info *s = &g_array_index(in->sectors, struct fc_nvs_sector_info, i);
+	const uint32_t counts[4] = { s->live, s->stale, s->deleted, s->bad };
+
+	json_sector_place(b, s->sector, s->age, sector_state_name(s->state));
+	json_bool(b, "gc_done", s->gc_done);
+	json_ate_counts(b, counts);
+	json_int(b, "used_bytes", s->used_bytes);
+	json_int(b, "free_bytes", s->free_bytes);
+}
+
+static guint json_nvs_sectors(const struct inspect *in)
+{
+	return in->sectors->len;
+}
+
+static void json_nvs_mount(JsonBuilder *b, const struct inspect *in)
+{
+	json_addr(b, in, "ate_wra", in->fs.ate_wra);
+	json_addr(b, in, "data_wra", in->fs.data_wra);
+	json_int(b, "open_sector", addr_sector(in->fs.ate_wra));
+	json_int(b, "free_space", in->free_space);
+	json_int_or_null(b, "free_space_zephyr", in->zephyr_free);
+}
+
+/* --summary: the sectors, and what the mount of the copy found and did. */
+static void json_summary(JsonBuilder *b, const struct inspect *in, const struct json_views *v)
+{
+	guint i, n = v->sectors(in);
 
 	json_builder_set_member_name(b, "sectors");
 	json_builder_begin_array(b);
-	for (i = 0; i < in->sectors->len; i++) {
-		const struct fc_nvs_sector_info *s = &g_array_index(in->sectors,
-								    struct fc_nvs_sector_info, i);
-
+	for (i = 0; i < n; i++) {
 		json_builder_begin_object(b);
-		json_int(b, "sector", s->sector);
-		json_int(b, "age", s->age);
-		tool_json_str(b, "state", sector_state_name(s->state));
-		json_bool(b, "gc_done", s->gc_done);
-		json_int(b, "live", s->live);
-		json_int(b, "stale", s->stale);
-		json_int(b, "deleted", s->deleted);
-		json_int(b, "bad", s->bad);
-		json_int(b, "used_bytes", s->used_bytes);
-		json_int(b, "free_bytes", s->free_bytes);
+		v->sector(b, in, i);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -125,13 +175,8 @@ static void json_summary(JsonBuilder *b, struct inspect *in)
 	json_builder_begin_object(b);
 	json_bool(b, "ok", in->mount_rc >= 0);
 	tool_json_str(b, "error", in->mount_rc < 0 ? fc_strerror(in->mount_rc) : NULL);
-	if (in->mount_rc >= 0) {
-		json_addr(b, in, "ate_wra", in->fs.ate_wra);
-		json_addr(b, in, "data_wra", in->fs.data_wra);
-		json_int(b, "open_sector", addr_sector(in->fs.ate_wra));
-		json_int(b, "free_space", in->free_space);
-		json_int_or_null(b, "free_space_zephyr", in->zephyr_free);
-	}
+	if (in->mount_rc >= 0)
+		v->mount(b, in);
 	json_actions(b, "actions", in);
 	json_builder_end_object(b);
 }
@@ -354,8 +399,9 @@ void json_end(JsonBuilder *b, struct inspect *in, const struct tool_json_stream 
 	tool_json_print_stream(b, streams, n);
 }
 
-static const struct json_views nvs_views = { json_geometry, json_summary, json_nvs_ates,
-					     json_nvs_ate_at, json_nvs_history };
+static const struct json_views nvs_views = { json_geometry, json_nvs_sectors, json_nvs_sector,
+					     json_nvs_mount, json_nvs_ates, json_nvs_ate_at,
+					     json_nvs_history };
 
 /* Every ATE and every verdict can be many: those arrays are streamed. */
 void print_json(struct inspect *in)
@@ -372,7 +418,7 @@ void print_json(struct inspect *in)
 		json_partition(b, in);
 	v->geometry(b, in);
 	if (in->opt.summary)
-		v->summary(b, in);
+		json_summary(b, in, v);
 	if (in->opt.live)
 		json_live(b, in);
 	if (in->opt.ates) {

@@ -18,12 +18,18 @@ void json_actions(JsonBuilder *b, const char *key, const struct inspect *in);
 /* The members each format writes its own way; the rest is json.c's. */
 struct json_views {
 	void (*geometry)(JsonBuilder *b, struct inspect *in); /* and what places it */
-	void (*summary)(JsonBuilder *b, struct inspect *in);
+	guint (*sectors)(const struct inspect *in);                       /* --summary: how many */
+	void (*sector)(JsonBuilder *b, const struct inspect *in, guint i); /* its members */
+	void (*mount)(JsonBuilder *b, const struct inspect *in);  /* when the mount works */
 	guint (*ates)(struct inspect *in);                    /* ready, counted */
 	void (*ate)(JsonBuilder *b, const struct inspect *in, guint i); /* one object */
 	void (*history)(JsonBuilder *b, struct inspect *in);
 };
 extern const struct json_views zms_json_views;
+void json_geometry_begin(JsonBuilder *b, const uint32_t g[6]);
+void json_geometry_end(JsonBuilder *b, uint32_t trailing, uint32_t missing);
+void json_sector_place(JsonBuilder *b, uint32_t sector, uint32_t age, const char *state);
+void json_ate_counts(JsonBuilder *b, const uint32_t counts[4]); /* live, stale, deleted, bad */
 /* The members every document starts with; the object is left open. */
 void json_head(JsonBuilder *b, const struct inspect *in);
 void json_data_crc(JsonBuilder *b, const struct inspect *in, gboolean enabled, const char *reason);

@@ -156,27 +156,6 @@ static int parse_options(struct inspect *in, int *argc, char ***argv)
 	return rc;
 }
 
-/* The second dump of --diff gets the same options (its own copies of the strings). */
-static void copy_options(struct options *to, const struct options *from)
-{
-	*to = *from;
-	to->sector_size_s = g_strdup(from->sector_size_s);
-	to->sectors_s = g_strdup(from->sectors_s);
-	to->write_block_s = g_strdup(from->write_block_s);
-	to->offset_s = g_strdup(from->offset_s);
-	to->erase_value = g_strdup(from->erase_value);
-	to->data_crc = g_strdup(from->data_crc);
-	to->format = g_strdup(from->format);
-	to->history = g_strdup(from->history);
-	to->history_name = NULL;
-	to->input_format = g_strdup(from->input_format);
-	to->dts = g_strdup(from->dts);
-	to->dtb = g_strdup(from->dtb);
-	to->partition = g_strdup(from->partition);
-	to->format_kind = g_strdup(from->format_kind);
-	to->explicit_erase = g_strdup(from->explicit_erase);
-}
-
 int main(int argc, char **argv)
 {
 	struct inspect in, other;
@@ -186,7 +165,7 @@ int main(int argc, char **argv)
 	rc = parse_options(&in, &argc, &argv);
 	if (rc == 0 && in.opt.diff) {
 		inspect_init(&other);
-		copy_options(&other.opt, &in.opt);
+		options_copy(&other.opt, &in.opt);
 		in.path = argv[1];
 		other.path = argv[2];
 		rc = inspect_diff(&in, &other);

@@ -177,35 +177,23 @@ void read_live(struct inspect *in)
 
 static int setting_pair_cb(void *ctx, const struct fc_settings_entry *e)
 {
-	struct inspect *in = ctx;
-	struct setting s = { .name = g_memdup2(e->name, e->name_len + 1), .name_len = e->name_len,
-			     .name_id = e->name_id, .value = g_bytes_new(e->value, e->value_read) };
-
-	g_array_append_val(in->settings, s);
-	return 0;
+	return add_setting(ctx, e->name, e->name_len, e->name_id, e->value, e->value_read);
 }
 
 static const char *settings_problem_text(enum fc_settings_problem_kind k)
 {
-	switch (k) {
-	case FC_SETTINGS_ORPHAN_NAME:
-		return "name without its value (a load deletes both)";
-	case FC_SETTINGS_ORPHAN_VALUE:
-		return "value without its name (a load deletes both)";
-	case FC_SETTINGS_COUNTER_TOP:
-		return "last_name_id points at an absent pair (a load lowers it)";
-	case FC_SETTINGS_COUNTER_MISSING:
-		return "no last_name_id at id 0x8000: stored names are invisible";
-	case FC_SETTINGS_COUNTER_BAD:
-		return "last_name_id is not a u16 in 0x8000..0xbfff";
-	case FC_SETTINGS_ABOVE_COUNTER:
-		return "entry above last_name_id: a load never sees it";
-	case FC_SETTINGS_NAME_INVALID:
-		return "stored name is invalid (too long, '=' or NUL)";
-	case FC_SETTINGS_READ_ERROR:
-		return "read fails";
-	}
-	return "unknown problem";
+	static const char *const texts[] = {
+		[FC_SETTINGS_ORPHAN_NAME] = "name without its value (a load deletes both)",
+		[FC_SETTINGS_ORPHAN_VALUE] = "value without its name (a load deletes both)",
+		[FC_SETTINGS_COUNTER_TOP] = "last_name_id points at an absent pair (a load lowers it)",
+		[FC_SETTINGS_COUNTER_MISSING] = "no last_name_id at id 0x8000: stored names are invisible",
+		[FC_SETTINGS_COUNTER_BAD] = "last_name_id is not a u16 in 0x8000..0xbfff",
+		[FC_SETTINGS_ABOVE_COUNTER] = "entry above last_name_id: a load never sees it",
+		[FC_SETTINGS_NAME_INVALID] = "stored name is invalid (too long, '=' or NUL)",
+		[FC_SETTINGS_READ_ERROR] = "read fails",
+	};
+
+	return name_of(texts, G_N_ELEMENTS(texts), k);
 }
 
 static int setting_problem_cb(void *ctx, const struct fc_settings_problem *p)

@@ -129,32 +129,26 @@ static void table_geometry(const struct inspect *in)
 	g_string_free(wb, TRUE);
 }
 
+/* The write position and free space after the mount of the copy. */
 static void table_mount(const struct inspect *in)
 {
-	if (in->mount_rc < 0) {
-		para(in, 0, "mount: fails: %s", fc_strerror(in->mount_rc));
-	} else {
-		printf("next write: sector %u (ATE at 0x%04x, data at 0x%04x)\n",
-		       addr_sector(in->fs.ate_wra), addr_offset(in->fs.ate_wra),
-		       addr_offset(in->fs.data_wra));
-		printf("after mount: ate_wra=%u:0x%04x data_wra=%u:0x%04x free_space=%d\n",
-		       addr_sector(in->fs.ate_wra), addr_offset(in->fs.ate_wra),
-		       addr_sector(in->fs.data_wra), addr_offset(in->fs.data_wra),
-		       in->zephyr_free >= 0 ? in->zephyr_free : in->free_space);
-		if (in->zephyr_free < 0)
-			para(in, 0, "free space: %d bytes (exact; Zephyr's O(n^2) count skipped for "
-			     "%u ATEs)",
-			     in->free_space, in->stack_ates);
-		else if (in->zephyr_free != in->free_space)
-			para(in, 0, "free space: %d bytes exactly; Zephyr reports %d (its count skips "
-			     "a live entry whose id a torn ATE carries)",
-			     in->free_space, in->zephyr_free);
-	}
-	table_actions(in);
+	printf("next write: sector %u (ATE at 0x%04x, data at 0x%04x)\n",
+	       addr_sector(in->fs.ate_wra), addr_offset(in->fs.ate_wra),
+	       addr_offset(in->fs.data_wra));
+	printf("after mount: ate_wra=%u:0x%04x data_wra=%u:0x%04x free_space=%d\n",
+	       addr_sector(in->fs.ate_wra), addr_offset(in->fs.ate_wra),
+	       addr_sector(in->fs.data_wra), addr_offset(in->fs.data_wra),
+	       in->zephyr_free >= 0 ? in->zephyr_free : in->free_space);
+	if (in->zephyr_free < 0)
+		para(in, 0, "free space: %d bytes (exact; Zephyr's O(n^2) count skipped for %u "
+		     "ATEs)", in->free_space, in->stack_ates);
+	else if (in->zephyr_free != in->free_space)
+		para(in, 0, "free space: %d bytes exactly; Zephyr reports %d (its count skips a "
+		     "live entry whose id a torn ATE carries)", in->free_space, in->zephyr_free);
 }
 
 /* What the mount of the copy changed, a line each. */
-void table_actions(const struct inspect *in)
+static void table_actions(const struct inspect *in)
 {
 	guint i;
 
@@ -164,12 +158,10 @@ void table_actions(const struct inspect *in)
 		para(in, 0, "a mount would %s", (const char *)g_ptr_array_index(in->actions, i));
 }
 
-static void table_summary(struct inspect *in)
+static void table_sectors(const struct inspect *in)
 {
 	guint i;
 
-	table_heading(in, "summary");
-	table_geometry(in);
 	printf("%-6s %-4s %-7s %-7s %6s %6s %7s %5s %6s %6s\n", "sector", "age", "state", "gc_done",
 	       "live", "stale", "deleted", "bad", "used", "free");
 	for (i = 0; i < in->sectors->len; i++) {
@@ -180,13 +172,32 @@ static void table_summary(struct inspect *in)
 		       sector_state_name(s->state), s->gc_done ? "yes" : "no", s->live, s->stale,
 		       s->deleted, s->bad, s->used_bytes, s->free_bytes);
 	}
-	table_mount(in);
-	for (i = 0; i < in->verdicts->len; i++) {
-		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
+}
 
-		if (g_str_has_prefix(v->code, "layout-") || !strcmp(v->code, "blank") ||
-		    !strcmp(v->code, "records-ignored") || g_str_has_prefix(v->code, "partition-"))
-			para(in, 2, "%s: %s", severity_names[v->sev], v->message);
+/* Verdicts on where the partition is, shown in the summary too. */
+static bool summary_verdict(const char *code)
+{
+	return g_str_has_prefix(code, "layout-") || !strcmp(code, "blank") ||
+	       !strcmp(code, "records-ignored") || g_str_has_prefix(code, "partition-");
+}
+
+static void table_summary(struct inspect *in, const struct table_views *v)
+{
+	guint i;
+
+	table_heading(in, "summary");
+	v->geometry(in);
+	v->sectors(in);
+	if (in->mount_rc < 0)
+		para(in, 0, "mount: fails: %s", fc_strerror(in->mount_rc));
+	else
+		v->mount(in);
+	table_actions(in);
+	for (i = 0; i < in->verdicts->len; i++) {
+		const struct verdict *vd = &g_array_index(in->verdicts, struct verdict, i);
+
+		if (v->summary_verdict(vd->code))
+			para(in, 2, "%s: %s", severity_names[vd->sev], vd->message);
 	}
 }
 
@@ -385,7 +396,8 @@ void table_check(const struct inspect *in)
 	printf("%s: %d errors, %d warnings\n", in->input.name, in->errors, in->warnings);
 }
 
-static const struct table_views nvs_views = { table_summary, table_ates, table_history };
+static const struct table_views nvs_views = { table_geometry, table_sectors, table_mount,
+					      summary_verdict, table_ates, table_history };
 
 /* The views asked for, in a fixed order; the format's own and the shared ones. */
 void print_table(struct inspect *in)
@@ -393,7 +405,7 @@ void print_table(struct inspect *in)
 	const struct table_views *v = in->zms ? &zms_table_views : &nvs_views;
 
 	if (in->opt.summary)
-		v->summary(in);
+		table_summary(in, v);
 	if (in->opt.live)
 		table_live(in);
 	if (in->opt.ates)

@@ -104,8 +104,8 @@ char *id_text(const struct inspect *in, uint64_t id)
 }
 
 /* A setting as read back: its name copied (and NUL-ended), its value too. */
-struct setting setting_new(const char *name, size_t name_len, uint32_t name_id,
-			   const void *value, size_t value_len)
+static struct setting setting_new(const char *name, size_t name_len, uint32_t name_id,
+				  const void *value, size_t value_len)
 {
 	struct setting s = { g_malloc(name_len + 1), name_len, name_id,
 			     g_bytes_new(value, value_len) };
@@ -113,6 +113,16 @@ struct setting setting_new(const char *name, size_t name_len, uint32_t name_id,
 	memcpy(s.name, name, name_len);
 	s.name[name_len] = '\0';
 	return s;
+}
+
+/* A setting read back, appended to in->settings (a scan's callback result: 0). */
+int add_setting(struct inspect *in, const char *name, size_t name_len, uint32_t name_id,
+		const void *value, size_t value_len)
+{
+	struct setting s = setting_new(name, name_len, name_id, value, value_len);
+
+	g_array_append_val(in->settings, s);
+	return 0;
 }
 
 /* Empty the live entries and settings, freeing their values. */

@@ -224,30 +224,21 @@ static void zms_read_live(struct inspect *in)
 
 static int setting_pair(void *ctx, const struct fc_settings_zms_entry *e)
 {
-	struct inspect *in = ctx;
-	struct setting s = setting_new(e->name, e->name_len, e->name_id, e->value, e->value_read);
-
-	g_array_append_val(in->settings, s);
-	return 0;
+	return add_setting(ctx, e->name, e->name_len, e->name_id, e->value, e->value_read);
 }
 
 static const char *problem_text(enum fc_settings_zms_problem_kind k)
 {
-	switch (k) {
-	case FC_SETTINGS_ZMS_NO_HEAD:
-		return "no list head at id 0x80000000 (settings_backend_init writes one)";
-	case FC_SETTINGS_ZMS_ORPHAN_NODE:
-		return "list node without its name or value (a load deletes it)";
-	case FC_SETTINGS_ZMS_BAD_PREVIOUS:
-		return "list node's previous link is wrong (init repairs it)";
-	case FC_SETTINGS_ZMS_DANGLING_NEXT:
-		return "list node's next link names a missing node (init ends the list there)";
-	case FC_SETTINGS_ZMS_BAD_NODE:
-		return "list node is not 8 bytes, or the list loops";
-	case FC_SETTINGS_ZMS_READ_ERROR:
-		return "read fails";
-	}
-	return "unknown problem";
+	static const char *const texts[] = {
+		[FC_SETTINGS_ZMS_NO_HEAD] = "no list head at id 0x80000000 (settings_backend_init writes one)",
+		[FC_SETTINGS_ZMS_ORPHAN_NODE] = "list node without its name or value (a load deletes it)",
+		[FC_SETTINGS_ZMS_BAD_PREVIOUS] = "list node's previous link is wrong (init repairs it)",
+		[FC_SETTINGS_ZMS_DANGLING_NEXT] = "list node's next link names a missing node (init ends the list there)",
+		[FC_SETTINGS_ZMS_BAD_NODE] = "list node is not 8 bytes, or the list loops",
+		[FC_SETTINGS_ZMS_READ_ERROR] = "read fails",
+	};
+
+	return name_of(texts, G_N_ELEMENTS(texts), k);
 }
 
 static int setting_problem(void *ctx, const struct fc_settings_zms_problem *p)

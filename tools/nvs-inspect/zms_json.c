@@ -22,24 +22,17 @@ static const char *conf(enum nvs_confidence c)
 static void json_geometry(JsonBuilder *b, struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
+	const uint32_t g[6] = { z->offset, z->sector_size, z->sectors, z->write_block, z->ate_size,
+				z->erase_value };
 
-	json_builder_set_member_name(b, "geometry");
-	json_builder_begin_object(b);
-	json_int(b, "offset", z->offset);
-	json_int(b, "sector_size", z->sector_size);
-	json_int(b, "sectors", z->sectors);
-	json_int(b, "write_block", z->write_block);
-	json_int(b, "ate_size", z->ate_size);
-	json_int(b, "erase_value", z->erase_value);
+	json_geometry_begin(b, g);
 	json_int(b, "id_bits", z->id64 ? 64 : 32);
 	json_bool(b, "explicit_erase", !z->no_erase);
 	tool_json_str(b, "sector_size_confidence", conf(z->ss_conf));
 	tool_json_str(b, "write_block_confidence", conf(z->wb_conf));
 	tool_json_str(b, "explicit_erase_confidence", conf(z->erase_conf));
 	json_int(b, "sector_headers", z->headers);
-	json_int(b, "trailing_bytes", z->trailing);
-	json_int(b, "missing_bytes", z->missing);
-	json_builder_end_object(b);
+	json_geometry_end(b, z->trailing, z->missing);
 	json_data_crc(b, in, z->data_crc, z->crc_why);
 }
 
@@ -48,51 +41,33 @@ static void json_mount(JsonBuilder *b, const struct inspect *in)
 	const struct zms_inspect *z = in->zms;
 	const struct fc_zms *fs = &z->fs;
 
-	json_builder_set_member_name(b, "mount");
-	json_builder_begin_object(b);
-	json_bool(b, "ok", in->mount_rc >= 0);
-	tool_json_str(b, "error", in->mount_rc < 0 ? fc_strerror(in->mount_rc) : NULL);
-	if (in->mount_rc >= 0) {
-		json_addr(b, in, "ate_wra", fs->ate_wra);
-		json_addr(b, in, "data_wra", fs->data_wra);
-		json_int(b, "open_sector", fc_zms_addr_sector(fs, fs->ate_wra));
-		json_int(b, "sector_cycle", fs->sector_cycle);
-		json_int(b, "free_space", z->free_space);
-		json_int(b, "active_sector_free", z->active_free);
-	}
-	json_actions(b, "actions", in);
-	json_builder_end_object(b);
+	json_addr(b, in, "ate_wra", fs->ate_wra);
+	json_addr(b, in, "data_wra", fs->data_wra);
+	json_int(b, "open_sector", fc_zms_addr_sector(fs, fs->ate_wra));
+	json_int(b, "sector_cycle", fs->sector_cycle);
+	json_int(b, "free_space", z->free_space);
+	json_int(b, "active_sector_free", z->active_free);
 }
 
-static void json_summary(JsonBuilder *b, struct inspect *in)
+static guint json_sectors(const struct inspect *in)
 {
-	const struct zms_inspect *z = in->zms;
-	guint i;
+	return in->zms->sectors_info->len;
+}
 
-	json_builder_set_member_name(b, "sectors");
-	json_builder_begin_array(b);
-	for (i = 0; i < z->sectors_info->len; i++) {
-		const struct fc_zms_sector_info *s =
-			&g_array_index(z->sectors_info, struct fc_zms_sector_info, i);
-		bool used = s->state != FC_ZMS_SECTOR_UNUSED;
+static void json_sector(JsonBuilder *b, const struct inspect *in, guint i)
+{
+	const struct fc_zms_sector_info *s =
+		&g_array_index(in->zms->sectors_info, struct fc_zms_sector_info, i);
+	const uint32_t counts[4] = { s->live, s->stale, s->deleted, s->bad };
+	bool used = s->state != FC_ZMS_SECTOR_UNUSED;
 
-		json_builder_begin_object(b);
-		json_int(b, "sector", s->sector);
-		json_int(b, "age", s->age);
-		tool_json_str(b, "state", zms_sector_state_name(s->state));
-		json_bool(b, "in_log", s->in_log);
-		json_int_or_null(b, "cycle", used ? s->cycle : -1);
-		json_int(b, "close_cycle", s->close_cycle);
-		json_int_or_null(b, "format", used ? s->format : -1);
-		json_int(b, "live", s->live);
-		json_int(b, "stale", s->stale);
-		json_int(b, "deleted", s->deleted);
-		json_int(b, "bad", s->bad);
-		json_int(b, "live_bytes", s->live_bytes);
-		json_builder_end_object(b);
-	}
-	json_builder_end_array(b);
-	json_mount(b, in);
+	json_sector_place(b, s->sector, s->age, zms_sector_state_name(s->state));
+	json_bool(b, "in_log", s->in_log);
+	json_int_or_null(b, "cycle", used ? s->cycle : -1);
+	json_int(b, "close_cycle", s->close_cycle);
+	json_int_or_null(b, "format", used ? s->format : -1);
+	json_ate_counts(b, counts);
+	json_int(b, "live_bytes", s->live_bytes);
 }
 
 static void json_ate(JsonBuilder *b, const struct inspect *in, const struct fc_zms_ate_info *a)
@@ -158,5 +133,5 @@ static void json_history(JsonBuilder *b, struct inspect *in)
 	json_builder_end_object(b);
 }
 
-const struct json_views zms_json_views = { json_geometry, json_summary, json_ates, json_ate_at,
-					   json_history };
+const struct json_views zms_json_views = { json_geometry, json_sectors, json_sector, json_mount,
+					   json_ates, json_ate_at, json_history };

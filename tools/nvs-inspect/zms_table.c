@@ -74,28 +74,22 @@ static void table_mount(const struct inspect *in)
 	const struct zms_inspect *z = in->zms;
 	const struct fc_zms *fs = &z->fs;
 
-	if (in->mount_rc < 0) {
-		para(in, 0, "mount: fails: %s", fc_strerror(in->mount_rc));
-	} else {
-		printf("next write: sector %u (ATE at 0x%04x, data at 0x%04x), cycle %u\n",
-		       fc_zms_addr_sector(fs, fs->ate_wra), fc_zms_addr_offset(fs, fs->ate_wra),
-		       fc_zms_addr_offset(fs, fs->data_wra), fs->sector_cycle);
-		printf("after mount: ate_wra=%u:0x%04x data_wra=%u:0x%04x sector_cycle=%u "
-		       "free_space=%d active_sector_free=%d\n",
-		       fc_zms_addr_sector(fs, fs->ate_wra), fc_zms_addr_offset(fs, fs->ate_wra),
-		       fc_zms_addr_sector(fs, fs->data_wra), fc_zms_addr_offset(fs, fs->data_wra),
-		       fs->sector_cycle, z->free_space, z->active_free);
-	}
-	table_actions(in);
+	printf("next write: sector %u (ATE at 0x%04x, data at 0x%04x), cycle %u\n",
+	       fc_zms_addr_sector(fs, fs->ate_wra), fc_zms_addr_offset(fs, fs->ate_wra),
+	       fc_zms_addr_offset(fs, fs->data_wra), fs->sector_cycle);
+	printf("after mount: ate_wra=%u:0x%04x data_wra=%u:0x%04x sector_cycle=%u "
+	       "free_space=%d active_sector_free=%d\n",
+	       fc_zms_addr_sector(fs, fs->ate_wra), fc_zms_addr_offset(fs, fs->ate_wra),
+	       fc_zms_addr_sector(fs, fs->data_wra), fc_zms_addr_offset(fs, fs->data_wra),
+	       fs->sector_cycle, z->free_space, z->active_free);
 }
 
-static void table_summary(struct inspect *in)
+/* The sector map with each sector's cycle counter (a wear readout). */
+static void table_sectors(const struct inspect *in)
 {
 	const struct zms_inspect *z = in->zms;
 	guint i;
 
-	table_heading(in, "summary");
-	table_geometry(in);
 	printf("%-6s %-4s %-7s %-6s %5s %6s %6s %7s %5s %7s\n", "sector", "age", "state", "log",
 	       "cycle", "live", "stale", "deleted", "bad", "values");
 	for (i = 0; i < z->sectors_info->len; i++) {
@@ -109,13 +103,11 @@ static void table_summary(struct inspect *in)
 		       zms_sector_state_name(s->state), s->in_log ? "yes" : "no", cycle, s->live,
 		       s->stale, s->deleted, s->bad, s->live_bytes);
 	}
-	table_mount(in);
-	for (i = 0; i < in->verdicts->len; i++) {
-		const struct verdict *v = &g_array_index(in->verdicts, struct verdict, i);
+}
 
-		if (g_str_has_prefix(v->code, "partition-") || !strcmp(v->code, "trailing-bytes"))
-			para(in, 2, "%s: %s", severity_names[v->sev], v->message);
-	}
+static bool summary_verdict(const char *code)
+{
+	return g_str_has_prefix(code, "partition-") || !strcmp(code, "trailing-bytes");
 }
 
 static int by_flash_order(gconstpointer pa, gconstpointer pb)
@@ -207,4 +199,5 @@ const char *zms_no_settings_why(const struct inspect *in)
 	       : "the settings_zms list is empty";
 }
 
-const struct table_views zms_table_views = { table_summary, table_ates, table_history };
+const struct table_views zms_table_views = { table_geometry, table_sectors, table_mount,
+					     summary_verdict, table_ates, table_history };
