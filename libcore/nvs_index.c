@@ -22,7 +22,7 @@ int nvs_index_put_(struct fc_nvs *fs, uint16_t id, uint32_t v, bool if_empty)
 
 void nvs_index_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
 {
-	if (id == FC_NVS_ID_SPECIAL || !fs->cfg.index_slot_count)
+	if (id == FC_NVS_ID_SPECIAL || !index_slots(fs))
 		return;
 	if (nvs_index_put_(fs, id, addr | (del ? NVS_DEL_FLAG : 0), false) == FC_ENOSPC &&
 	    !fs->gap) {
@@ -106,7 +106,7 @@ int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a
 		fs->gc_done_ates += a->len == 0;
 		return 0;
 	}
-	if (!fs->cfg.index_slot_count)
+	if (!index_slots(fs))
 		return 0;
 	int rc = nvs_index_put_(fs, a->id, addr | (a->len ? 0 : NVS_DEL_FLAG), true);
 
@@ -129,17 +129,15 @@ int nvs_index_build_(struct fc_nvs *fs)
 	fs->gc_done_ates = 0;
 	fs->gap = false;
 	fs->gap_addr = 0;
-	if (fs->cfg.index_slot_count)
-		rc = fc_cache_init(&fs->index, FC_CACHE_PROBE, fs->cfg.index_slots,
-				   fs->cfg.index_slot_count);
-	else
-		rc = fc_cache_init(&fs->index, FC_CACHE_NONE, NULL, 0);
+	/* FC_NO_INDEX (a reader: built once) keeps nvs_locate_'s zeroed FC_CACHE_NONE cache */
+	rc = NVS_INDEX_OFF ? 0
+			   : fc_cache_init(&fs->index, index_slots(fs) ? FC_CACHE_PROBE : FC_CACHE_NONE,
+					   fs->cfg.index_slots, fs->cfg.index_slot_count);
+	if (!rc)
+		rc = nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
 	if (rc)
 		return rc;
-	rc = nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
-	if (rc)
-		return rc;
-	if (!fs->cfg.index_slot_count) {
+	if (!index_slots(fs)) {
 		fs->gap = true;
 		fs->gap_addr = NVS_NO_ADDR;
 	}

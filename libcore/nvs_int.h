@@ -186,10 +186,25 @@ int nvs_locate_(struct fc_nvs *fs, const struct fc_nvs_config *cfg);
 
 int nvs_index_put_(struct fc_nvs *fs, uint16_t id, uint32_t v, bool if_empty);
 
+/*
+ * FC_NO_INDEX builds the reader as it runs with no index slots (they are
+ * refused): each lookup walks back from the newest ATE, as Zephyr's does.
+ */
+#if defined(FC_NO_INDEX) && !defined(FC_READONLY)
+#error "FC_NO_INDEX is for readers (FC_READONLY); a writer without an index passes 0 index slots"
+#endif
+#ifdef FC_NO_INDEX
+#define NVS_INDEX_OFF true
+#define index_slots(fs) ((void)(fs), 0u)
+#else
+#define NVS_INDEX_OFF false
+#define index_slots(fs) ((fs)->cfg.index_slot_count)
+#endif
+
 /* The index value of id without statistics: false when it lacks id (or has no slots). */
 static inline bool nvs_index_get_(const struct fc_nvs *fs, uint16_t id, uint32_t *v)
 {
-	return fs->cfg.index_slot_count && fc_cache_probe_get(&fs->index, id, v);
+	return index_slots(fs) && fc_cache_probe_get(&fs->index, id, v);
 }
 int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a, void *arg);
 

@@ -28,7 +28,8 @@ int nvs_check_config_(const struct fc_nvs_config *cfg)
 	if (cfg->lookup != FC_NVS_LOOKUP_INDEX && (cfg->lookup != FC_NVS_LOOKUP_ZEPHYR ||
 						   NVS_EMULATED_OFF))
 		return FC_EINVAL;
-	if (cfg->index_slot_count && (!cfg->index_slots || !fc_is_pow2(cfg->index_slot_count)))
+	if (cfg->index_slot_count &&
+	    (NVS_INDEX_OFF || !cfg->index_slots || !fc_is_pow2(cfg->index_slot_count)))
 		return FC_EINVAL;
 	if (cfg->ate_cache_size && (NVS_ATE_CACHE_OFF || !cfg->ate_cache ||
 				    !fc_is_pow2(cfg->ate_cache_size) ||

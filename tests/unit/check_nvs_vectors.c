@@ -135,6 +135,7 @@ static bool expected_id(const struct expect *e, uint32_t id)
 	return e->present[id / 8] >> id % 8 & 1;
 }
 
+#ifndef FC_NO_INDEX
 /* Every id Zephyr did not read back is absent. */
 static void check_absent(struct fc_nvs *fs, const char *name, const struct expect *e)
 {
@@ -147,6 +148,7 @@ static void check_absent(struct fc_nvs *fs, const char *name, const struct expec
 			      "%s: id 0x%04x should be absent", name, id);
 	}
 }
+#endif
 
 #ifdef FC_READONLY
 /*
@@ -154,8 +156,45 @@ static void check_absent(struct fc_nvs *fs, const char *name, const struct expec
  * ones too: with no repairs it reads back exactly what Zephyr read after its
  * repairing mount, every other id is absent, and it never programs or
  * erases (the device is read-only: any attempt would also fail the mount);
- * with any read buffer, or none.
+ * with any read buffer, or none. Built with FC_NO_INDEX too
+ * (check_nvs_noindex): the same without an index.
  */
+#ifdef FC_NO_INDEX
+#define READONLY_SLOTS 0 /* every lookup walks the log */
+
+/*
+ * Without an index each absent id walks the whole log: the ids to try are
+ * those of every ATE slot with a good crc8 in the image (deleted, stale and
+ * torn ones), and every 97th other id.
+ */
+static void check_absent_walked(struct fc_nvs *fs, const char *name, const struct expect *e,
+				const uint8_t *mem)
+{
+	uint8_t buf[8], tried[0x10000 / 8] = { 0 };
+	uint32_t ate = FC_MAX(FC_NVS_ATE_BYTES, e->wbs);
+
+	for (uint32_t id = 0; id <= 0xffff; id += 97)
+		tried[id / 8] |= (uint8_t)(1u << id % 8);
+	for (uint32_t s = 0; s < e->sectors; s++) {
+		for (uint32_t o = ate; o <= e->sector_size; o += ate) {
+			struct fc_nvs_ate a;
+
+			fc_nvs_ate_decode(mem + s * e->sector_size + e->sector_size - o, 0xff, &a);
+			if (a.crc_ok)
+				tried[a.id / 8] |= (uint8_t)(1u << a.id % 8);
+		}
+	}
+	for (uint32_t id = 0; id <= 0xffff; id++) {
+		if (expected_id(e, id) || !(tried[id / 8] >> id % 8 & 1))
+			continue;
+		ck_assert_msg(fc_nvs_read(fs, (uint16_t)id, buf, sizeof(buf)) == FC_ENOENT,
+			      "%s: id 0x%04x should be absent", name, id);
+	}
+}
+#else
+#define READONLY_SLOTS 1024
+#endif
+
 START_TEST(vector_readonly)
 {
 	const char *name = g_ptr_array_index(images, _i);
@@ -170,13 +209,23 @@ START_TEST(vector_readonly)
 	ck_assert_int_eq(fc_rom_flash_init(&rom, &d->ram.dev.geo, d->mem), 0);
 	counting_flash_init(&d->cnt, &rom.dev);
 	for (uint32_t rb = 0; rb <= sizeof(d->read_buf); rb = rb ? rb * 8 : FC_NVS_BLOCK) {
-		cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024, rb);
+		cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, READONLY_SLOTS, rb);
 		ck_assert_int_eq(fc_nvs_mount(&fs, &cfg), 0);
 		check_entries(&fs, name, &e);
+#ifdef FC_NO_INDEX
+		check_absent_walked(&fs, name, &e, d->mem);
+#else
 		check_absent(&fs, name, &e);
+#endif
 	}
 	ck_assert_uint_eq(d->cnt.progs, 0);
 	ck_assert_uint_eq(d->cnt.erases, 0);
+#ifdef FC_NO_INDEX
+	cfg = dev_config(d, &e, FC_NVS_LOOKUP_INDEX, 1024, FC_NVS_READ_BUF_SIZE);
+	ck_assert_int_eq(fc_nvs_mount(&fs, &cfg), FC_EINVAL); /* built without one */
+	cfg.index_slots = NULL;
+	cfg.index_slot_count = 0;
+#endif
 #ifdef FC_NO_ATE_CACHE
 	cfg.ate_cache = d->read_buf;
 	cfg.ate_cache_size = 64;

@@ -25,6 +25,11 @@
  *                     (FC_NVS_LOOKUP_ZEPHYR is refused)
  *   FC_NO_ATE_CACHE   nvs without the optional ATE cache (cfg.ate_cache is
  *                     refused), up to 360 bytes less code
+ *   FC_NO_INDEX       with FC_READONLY: nvs without its id index
+ *                     (cfg.index_slots are refused; fc_nvs_walk, which
+ *                     needs them, fails): mount counts no ids and each
+ *                     lookup walks the log back from the newest ATE, as
+ *                     Zephyr's does; about 700 bytes less code
  *   FC_CRC8_NIBBLE    crc8 from a 16-byte table instead of a 256-byte one:
  *                     224 bytes less, two table steps a byte
  * Memory the caller gives at run time (nvs: index slots, the ATE cache and
