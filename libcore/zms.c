@@ -346,11 +346,14 @@ static int skip_dirty_data(struct fc_zms *fs)
 
 /*
  * 1 when the ATE at addr reads differently in ZMS_SETTLE_READS reads (or,
- * with need_valid, is not valid): cells a cut left half programmed.
+ * for the newest ATE, is not valid, or its value fails its data CRC: a cut
+ * ATE whose crc8 matched by chance, its CRC field left erased): cells a
+ * cut left half programmed.
  */
-static int unsettled(const struct fc_zms *fs, uint32_t addr, bool need_valid)
+static int unsettled(const struct fc_zms *fs, uint32_t addr, bool newest)
 {
 	struct zate first, a;
+	bool ok;
 	int rc = zms_ate_read_(fs, addr, &first);
 
 	for (uint32_t k = 1; !rc && k < ZMS_SETTLE_READS; k++) {
@@ -358,7 +361,14 @@ static int unsettled(const struct fc_zms *fs, uint32_t addr, bool need_valid)
 		if (!rc && FC_MEMCMP(a.raw, first.raw, FC_ZMS_ATE_BYTES))
 			return 1;
 	}
-	return rc ? rc : need_valid && !zms_valid_(&first, fs->sector_cycle);
+	if (rc || !newest)
+		return rc;
+	if (!zms_valid_(&first, fs->sector_cycle))
+		return 1;
+	if (!fs->cfg.data_crc || first.len <= fs->inline_max)
+		return 0;
+	rc = zms_data_crc_ok_(fs, zsect(fs, addr), &first, &ok);
+	return rc ? rc : !ok;
 }
 
 /*

@@ -129,6 +129,7 @@ int zms_find_id_(const struct fc_zms *fs, fc_zms_id_t id, uint32_t start, uint32
 		 struct zate *a, uint32_t *found);
 uint32_t zms_max_steps_(const struct fc_zms *fs);
 int zms_free_in_(const struct fc_zms *fs, uint32_t data_wra, uint32_t ate_wra);
+int zms_data_crc_ok_(const struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok);
 
 /* zms.c: locate the write position and build the index, writing nothing. */
 int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg);

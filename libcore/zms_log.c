@@ -345,9 +345,9 @@ int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *clos
 
 /*
  * The valid ATEs of cycle in sector s, as the mount's scan finds them (from
- * the top down to the end of the values written before them): *last gets
- * the lowest one's offset (top_slot when none); returns 1 when a gc_done
- * ATE is among them.
+ * the top down to the end of the values written before them, that slot
+ * included: a delete may take it): *last gets the lowest one's offset
+ * (top_slot when none); returns 1 when a gc_done ATE is among them.
  */
 static int scan_valid(const struct fc_zms *fs, uint32_t s, uint8_t cycle, uint32_t *last)
 {
@@ -356,7 +356,7 @@ static int scan_valid(const struct fc_zms *fs, uint32_t s, uint8_t cycle, uint32
 	struct zate a;
 
 	*last = top_slot(fs);
-	for (uint32_t o = top_slot(fs); o > data_end; o -= fs->ate_size) {
+	for (uint32_t o = top_slot(fs); o >= data_end && o; o -= fs->ate_size) {
 		int rc = zms_ate_read_(fs, zaddr(fs, s, o), &a);
 
 		if (rc)
@@ -526,6 +526,30 @@ next:
 		if (++steps > zms_max_steps_(fs))
 			return FC_ECORRUPT;
 	} while (addr != end);
+	return 0;
+}
+
+/*
+ * *ok: the value of ATE a (in sector s, outside the ATE) matches its data
+ * CRC; false without cfg->data_crc or a value outside.
+ */
+int zms_data_crc_ok_(const struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok)
+{
+	uint8_t buf[ZMS_CHUNK];
+	uint32_t crc = 0, src = zaddr(fs, s, 0) + a->offset;
+
+	*ok = false;
+	if (!fs->cfg.data_crc || a->len <= fs->inline_max || (uint64_t)a->offset + a->len > zss(fs))
+		return 0;
+	for (uint32_t done = 0; done < a->len; done += sizeof(buf)) {
+		uint32_t n = FC_MIN((uint32_t)sizeof(buf), a->len - done);
+		int rc = zms_flash_rd_(fs, src + done, buf, n);
+
+		if (rc)
+			return rc;
+		crc = fc_crc32_ieee_update(crc, buf, n);
+	}
+	*ok = crc == a->meta;
 	return 0;
 }
 

@@ -5,7 +5,6 @@
  * the engine makes of it.
  */
 #include "zms_int.h"
-#include "fdtcache/crc.h"
 
 struct walk {
 	struct fc_zms fs;
@@ -26,26 +25,6 @@ static enum fc_zms_ate_status ate_status(const struct fc_zms *fs, const struct z
 	if (!slot || (slot->addr & ~ZMS_DEL_FLAG) != addr)
 		return FC_ZMS_ATE_STALE;
 	return a->len ? FC_ZMS_ATE_LIVE : FC_ZMS_ATE_DELETED;
-}
-
-static int data_crc_ok(const struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok)
-{
-	uint8_t buf[ZMS_CHUNK];
-	uint32_t crc = 0, src = zaddr(fs, s, 0) + a->offset;
-
-	*ok = false;
-	if (!fs->cfg.data_crc || a->len <= fs->inline_max || (uint64_t)a->offset + a->len > zss(fs))
-		return 0;
-	for (uint32_t done = 0; done < a->len; done += sizeof(buf)) {
-		uint32_t n = FC_MIN((uint32_t)sizeof(buf), a->len - done);
-		int rc = zms_flash_rd_(fs, src + done, buf, n);
-
-		if (rc)
-			return rc;
-		crc = fc_crc32_ieee_update(crc, buf, n);
-	}
-	*ok = crc == a->meta;
-	return 0;
 }
 
 static void count(struct fc_zms_sector_info *si, const struct fc_zms *fs,
@@ -96,7 +75,7 @@ static int walk_ates(struct walk *wk, uint32_t s, uint32_t lo, struct fc_zms_sec
 		FC_MEMCPY(ai.raw, a.raw, sizeof(ai.raw));
 		ai.status = ate_status(fs, &a, at, si->cycle);
 		if (ai.status == FC_ZMS_ATE_LIVE) {
-			rc = data_crc_ok(fs, s, &a, &ai.data_crc_ok);
+			rc = zms_data_crc_ok_(fs, s, &a, &ai.data_crc_ok);
 			if (rc)
 				return rc;
 		}

@@ -667,6 +667,91 @@ START_TEST(metastable_ate_holds)
 }
 END_TEST
 
+/*
+ * The sector's last ATE is a delete in the slot at the end of the values
+ * (the slot Zephyr keeps for deletes), and the close ATE after it is cut
+ * (case 7106 of the randomised sweep, mostbits). The scan that stands in
+ * for the torn close ATE stopped above that slot: the delete was dropped
+ * and the deleted value came back.
+ */
+START_TEST(torn_close_after_delete_in_last_slot)
+{
+	static struct rig r;
+
+	for (int zephyr = 0; zephyr < 2; zephyr++) {
+		uint8_t v[16], torn[16];
+		uint32_t ws;
+
+		memset(v, 0x5a, sizeof(v));
+		rig_init(&r, 4, 4, zephyr);
+		ck_assert_int_eq(fc_zms_write(&r.fs, 1, v, 16), 16);
+		ws = fc_zms_addr_sector(&r.fs, r.fs.ate_wra);
+		while (fc_zms_addr_offset(&r.fs, r.fs.ate_wra) >
+		       fc_zms_addr_offset(&r.fs, r.fs.data_wra) + 32) {
+			v[0]++;
+			ck_assert_int_eq(fc_zms_write(&r.fs, 2, v, 16), 16);
+		}
+		while (r.fs.ate_wra > r.fs.data_wra &&
+		       fc_zms_addr_sector(&r.fs, r.fs.ate_wra) == ws) {
+			v[0]++;
+			ck_assert_int_eq(fc_zms_write(&r.fs, 3, v, 8), 8);
+		}
+		ck_assert_uint_eq(r.fs.ate_wra, r.fs.data_wra);
+		ck_assert_int_eq(fc_zms_delete(&r.fs, 1), 0);
+		ck_assert_uint_eq(fc_zms_addr_sector(&r.fs, r.fs.ate_wra), ws);
+		/* the close ATE, cut with some of its bits programmed */
+		memset(torn, 0xff, sizeof(torn));
+		torn[0] = 0x12;
+		torn[1] = 0x01;
+		ck_assert_int_eq(fc_flash_prog(&r.sim.dev, ws * 512 + 512 - 32, torn, 16), 0);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_int_eq(fc_zms_read(&r.fs, 1, v, sizeof(v)), FC_ENOENT);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_int_eq(fc_zms_read(&r.fs, 1, v, sizeof(v)), FC_ENOENT);
+		ck_assert_int_eq(fc_zms_read(&r.fs, 2, v, sizeof(v)), 16);
+	}
+}
+END_TEST
+
+/*
+ * The newest ATE, of a value outside it with its data CRC, cut with its
+ * CRC field left erased and its crc8 matching by chance (case 7056 of the
+ * randomised sweep): every read of the id, and settings loads, failed on
+ * the data CRC. The mount must take it for the cut write it is.
+ */
+START_TEST(torn_ate_data_crc_erased)
+{
+	static struct rig r;
+
+	for (int zephyr = 0; zephyr < 2; zephyr++) {
+		uint8_t v[20], w[20], back[20], b[16];
+		uint32_t at;
+
+		memset(v, 0x21, sizeof(v));
+		memset(w, 0x43, sizeof(w));
+		rig_init(&r, 3, 4, zephyr);
+		ck_assert_int_eq(fc_zms_write(&r.fs, 4, v, sizeof(v)), (int)sizeof(v));
+		/* the new value's data lands, its ATE keeps bytes 0..11 only */
+		at = r.fs.data_wra;
+		ck_assert_int_eq(fc_flash_prog(&r.sim.dev, at, w, sizeof(w)), 0);
+		memset(b, 0xff, sizeof(b));
+		b[1] = r.fs.sector_cycle;
+		fc_put_le16(b + 2, sizeof(w));
+		fc_put_le32(b + 4, 4);
+		fc_put_le32(b + 8, fc_zms_addr_offset(&r.fs, at));
+		b[0] = fc_crc8_ccitt(0xff, b + 1, 15);
+		ck_assert_int_eq(fc_flash_prog(&r.sim.dev, r.fs.ate_wra, b, sizeof(b)), 0);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_int_eq(fc_zms_read(&r.fs, 4, back, sizeof(back)), (int)sizeof(v));
+		ck_assert(!memcmp(back, v, sizeof(v)));
+		ck_assert_int_eq(fc_zms_write(&r.fs, 5, w, 9), 9);
+		ck_assert_int_eq(fc_zms_mount(&r.fs, &r.cfg), 0);
+		ck_assert_int_eq(fc_zms_read(&r.fs, 4, back, sizeof(back)), (int)sizeof(v));
+		ck_assert(!memcmp(back, v, sizeof(v)));
+	}
+}
+END_TEST
+
 /* ---- the cycle counter through its wrap (Zephyr #84874) ---- */
 
 /* A device without erase (RRAM): programs overwrite; a cut program keeps its first half. */
@@ -812,6 +897,8 @@ Suite *zms_recovery_suite(void)
 	tcase_add_test(tc, gc_copy_in_top_slot);
 	tcase_add_test(tc, torn_offset_out_of_range);
 	tcase_add_test(tc, metastable_ate_holds);
+	tcase_add_test(tc, torn_close_after_delete_in_last_slot);
+	tcase_add_test(tc, torn_ate_data_crc_erased);
 	tcase_add_test(tc, torn_close_never_programmed_again);
 	tcase_add_test(tc, cycle_wraps_in_cut_gcs);
 	suite_add_tcase(s, tc);
