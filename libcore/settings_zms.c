@@ -16,7 +16,19 @@ struct node {
 	uint32_t prev, next;
 };
 
+/* A tail byte as Zephyr's loop ORs it in: a char, sign-extended where char is signed. */
+static uint32_t tail_byte(uint8_t b, enum fc_settings_zms_hash_variant v)
+{
+	return v == FC_SETTINGS_ZMS_HASH_SIGNED_CHAR ? (uint32_t)(int32_t)(int8_t)b : b;
+}
+
 uint32_t fc_settings_zms_hash(const void *name, size_t len)
+{
+	return fc_settings_zms_hash_variant(name, len, FC_SETTINGS_ZMS_HASH_UNSIGNED_CHAR);
+}
+
+uint32_t fc_settings_zms_hash_variant(const void *name, size_t len,
+				      enum fc_settings_zms_hash_variant v)
 {
 	const uint8_t *p = name;
 	uint32_t h = 0, k;
@@ -29,7 +41,7 @@ uint32_t fc_settings_zms_hash(const void *name, size_t len)
 		h = (h << 13 | h >> 19) * 5 + 0xe6546b64u;
 	}
 	for (k = 0; n; n--, p++)
-		k = k << 8 | *p;
+		k = k << 8 | tail_byte(*p, v);
 	k *= 0xcc9e2d51u;
 	h ^= (k << 15 | k >> 17) * 0x1b873593u;
 	h ^= (uint32_t)len;
@@ -41,9 +53,12 @@ uint32_t fc_settings_zms_hash(const void *name, size_t len)
 	return h;
 }
 
-static uint32_t name_id_base(const char *name, size_t len)
+static uint32_t name_id_base(const struct fc_settings_zms *s, const char *name, size_t len)
 {
-	return (fc_settings_zms_hash(name, len) & FC_SETTINGS_ZMS_HASH_MASK) | FC_SETTINGS_ZMS_HEAD;
+	uint32_t h = fc_settings_zms_hash_variant(name, len,
+						  (enum fc_settings_zms_hash_variant)s->hash_variant);
+
+	return (h & FC_SETTINGS_ZMS_HASH_MASK) | FC_SETTINGS_ZMS_HEAD;
 }
 
 static uint32_t with_collision(uint32_t id, uint32_t c)
@@ -178,11 +193,19 @@ static int find_last(struct fc_settings_zms *s)
 
 int fc_settings_zms_init(struct fc_settings_zms *s, struct fc_zms *fs)
 {
-	if (!fs || !s)
+	return fc_settings_zms_init_variant(s, fs, FC_SETTINGS_ZMS_HASH_UNSIGNED_CHAR);
+}
+
+int fc_settings_zms_init_variant(struct fc_settings_zms *s, struct fc_zms *fs,
+				 enum fc_settings_zms_hash_variant v)
+{
+	if (!fs || !s || (v != FC_SETTINGS_ZMS_HASH_UNSIGNED_CHAR &&
+			  v != FC_SETTINGS_ZMS_HASH_SIGNED_CHAR))
 		return FC_EINVAL;
 	if (!fs->mounted)
 		return FC_ENOTMOUNTED;
 	s->fs = fs;
+	s->hash_variant = (uint8_t)v;
 	s->last = FC_SETTINGS_ZMS_HEAD;
 	s->second_to_last = 0;
 	return find_last(s);
@@ -197,7 +220,7 @@ static int find_name(struct fc_settings_zms *s, const char *name, size_t len, ui
 		     bool *grow)
 {
 	char stored[FC_SETTINGS_ZMS_NAME_MAX + 1];
-	uint32_t base = name_id_base(name, len), taken = 0;
+	uint32_t base = name_id_base(s, name, len), taken = 0;
 	int free_slot = -1;
 
 	*grow = false;

@@ -96,6 +96,135 @@ START_TEST(settings_vectors)
 }
 END_TEST
 
+/* ---- a partition written by Zephyr where char is signed (x86) ---- */
+
+#define X86_DIR "fixtures/zms/host_x86/"
+
+/* Parse "name=N len=L data=HEX" (bytes >= 0x80 of N as \xNN) into st. */
+static bool parse_setting(const char *line, struct zms_setting *st)
+{
+	const char *p = line + 5, *sp = strchr(line, ' ');
+	size_t n = 0;
+
+	if (strncmp(line, "name=", 5) || !sp)
+		return false;
+	memset(st, 0, sizeof(*st));
+	while (p < sp && n + 1 < sizeof(st->name)) {
+		unsigned int b;
+
+		if (p[0] == '\\' && sscanf(p, "\\x%2x", &b) == 1) {
+			st->name[n++] = (char)b;
+			p += 4;
+		} else {
+			st->name[n++] = *p++;
+		}
+	}
+	ck_assert_int_eq(sscanf(sp, " len=%u", &st->len), 1);
+	p = strstr(sp, "data=") + 5;
+	for (uint32_t i = 0; i < st->len && i < sizeof(st->data); i++)
+		ck_assert_int_eq(sscanf(p + 2 * i, "%2hhx", &st->data[i]), 1);
+	return true;
+}
+
+/* A byte >= 0x80 among the last len % 4 bytes: the two hash variants differ. */
+static bool tail_has_high_byte(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = len - len % 4; i < len; i++)
+		if ((uint8_t)name[i] >= 0x80)
+			return true;
+	return false;
+}
+
+/*
+ * settings_signed_char.bin (Zephyr's settings_zms and zms built for x86,
+ * README.md there): with the signed-char hash, load delivers exactly what
+ * Zephyr's load does, in its order, and get finds every name; with the
+ * default (Arm) hash, the names with a byte >= 0x80 in their tail are not
+ * found, the others are. Nothing is written.
+ */
+START_TEST(settings_signed_char_vector)
+{
+	static uint8_t mem[4 * 4096], copy[sizeof(mem)];
+	static struct fc_zms_slot slots[1024];
+	struct fc_flash_geometry geo = { sizeof(mem), 4096, 4, 0xff };
+	struct got g = { g_array_new(FALSE, TRUE, sizeof(struct zms_setting)) };
+	GArray *want = g_array_new(FALSE, TRUE, sizeof(struct zms_setting));
+	size_t len;
+	uint8_t *img = fc_check_load(X86_DIR "settings_signed_char.bin", &len);
+	char *text = (char *)fc_check_load(X86_DIR "settings_signed_char.expect.txt", &len);
+	char **lines = g_strsplit(text, "\n", -1);
+	struct fc_ram_flash ram;
+	struct fc_zms_config cfg;
+	struct fc_settings_zms st;
+	struct fc_zms fs;
+	uint8_t buf[64];
+	guint high = 0;
+
+	for (char **l = lines; *l; l++) {
+		struct zms_setting e;
+
+		if (parse_setting(*l, &e))
+			g_array_append_val(want, e);
+	}
+	ck_assert_uint_eq(want->len, 6);
+	memcpy(mem, img, sizeof(mem));
+	memcpy(copy, img, sizeof(copy));
+	ck_assert_int_eq(fc_ram_flash_init(&ram, &geo, mem), 0);
+	cfg = (struct fc_zms_config){ .flash = &ram.dev, .sector_size = 4096, .sector_count = 4,
+				      .rewrite_same = true, .index_slots = slots,
+				      .index_slot_count = 1024 };
+	ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
+	ck_assert_int_eq(fc_settings_zms_init_variant(&st, &fs, FC_SETTINGS_ZMS_HASH_SIGNED_CHAR), 0);
+	ck_assert_int_eq(fc_settings_zms_load(&st, buf, sizeof(buf), collect, &g), 0);
+	ck_assert_uint_eq(g.list->len, want->len);
+	for (guint k = 0; k < want->len; k++) {
+		const struct zms_setting *w = &g_array_index(want, struct zms_setting, k);
+		const struct zms_setting *got = &g_array_index(g.list, struct zms_setting, k);
+
+		ck_assert_str_eq(got->name, w->name);
+		ck_assert_uint_eq(got->len, w->len);
+		ck_assert(!memcmp(got->data, w->data, w->len));
+		ck_assert_int_eq(fc_settings_zms_get(&st, w->name, buf, sizeof(buf)), (int)w->len);
+		ck_assert(!memcmp(buf, w->data, w->len));
+	}
+	ck_assert_int_eq(fc_settings_zms_init(&st, &fs), 0);
+	for (guint k = 0; k < want->len; k++) {
+		const struct zms_setting *w = &g_array_index(want, struct zms_setting, k);
+		bool differs = tail_has_high_byte(w->name);
+
+		high += differs;
+		ck_assert_int_eq(fc_settings_zms_get(&st, w->name, buf, sizeof(buf)),
+				 differs ? FC_ENOENT : (int)w->len);
+	}
+	ck_assert_uint_eq(high, 4);
+	ck_assert(!memcmp(mem, copy, sizeof(mem)));
+	g_strfreev(lines);
+	g_free(text);
+	g_free(img);
+	g_array_free(want, TRUE);
+	g_array_free(g.list, TRUE);
+}
+END_TEST
+
+/* The two variants differ only for a byte >= 0x80 among the last len % 4 bytes. */
+START_TEST(settings_hash_variants)
+{
+	/* "a\xe9": tail 0x61e9 (unsigned) or 0xffffffe9 (signed: the 0x61 shifted out) */
+	ck_assert_uint_ne(fc_settings_zms_hash_variant("a\xe9", 2, FC_SETTINGS_ZMS_HASH_SIGNED_CHAR),
+			  fc_settings_zms_hash_variant("a\xe9", 2, FC_SETTINGS_ZMS_HASH_UNSIGNED_CHAR));
+	ck_assert_uint_eq(fc_settings_zms_hash_variant("a\xe9", 2, FC_SETTINGS_ZMS_HASH_UNSIGNED_CHAR),
+			  fc_settings_zms_hash("a\xe9", 2));
+	/* no byte >= 0x80 in the tail, or no tail: the same */
+	ck_assert_uint_eq(fc_settings_zms_hash_variant("\xe9" "abcd", 5, FC_SETTINGS_ZMS_HASH_SIGNED_CHAR),
+			  fc_settings_zms_hash("\xe9" "abcd", 5));
+	ck_assert_uint_eq(fc_settings_zms_hash_variant("\xe9\xe9\xe9\xe9", 4,
+						       FC_SETTINGS_ZMS_HASH_SIGNED_CHAR),
+			  fc_settings_zms_hash("\xe9\xe9\xe9\xe9", 4));
+}
+END_TEST
+
 #ifndef FC_READONLY /* the tests that write */
 /* settings_rpl: 128 names, two passes; settings_many_saves: 16 names, 40 passes. */
 static const struct {
@@ -381,6 +510,8 @@ static Suite *settings_zms_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, settings_vectors, 0, (int)FC_ARRAY_SIZE(images));
+	tcase_add_test(tc, settings_signed_char_vector);
+	tcase_add_test(tc, settings_hash_variants);
 #ifndef FC_READONLY
 	tcase_add_loop_test(tc, settings_replay, 0, (int)FC_ARRAY_SIZE(replays));
 	tcase_add_test(tc, settings_semantics);

@@ -6,7 +6,8 @@
  * CONFIG_SETTINGS_ZMS_MAX_COLLISIONS_BITS 4):
  *  - a name's id is 0x80000000 | (murmur3(name) & bits 29..5) | collision << 1
  *    (collision 0..15, for different names with the same hash); the name is
- *    stored without NUL;
+ *    stored without NUL; murmur3's tail depends on the writer's char
+ *    (enum fc_settings_zms_hash_variant);
  *  - its value is at name id + 0x40000000;
  *  - its linked-list node is at name id | 1: 8 bytes {u32 previous, u32 next}
  *    (node ids, LE), from the head node 0x80000000 in first-save order.
@@ -31,12 +32,28 @@
 #define FC_SETTINGS_ZMS_MAX_COLLISIONS 15u
 #define FC_SETTINGS_ZMS_NAME_MAX 64u          /* bytes, without NUL */
 
+/*
+ * Zephyr's murmur3 (sys_hash32) folds a name's last len % 4 bytes in as
+ * char, so a name with a byte >= 0x80 there hashes, hence is stored under
+ * an id, that depends on the signedness of char on the target Zephyr was
+ * built for. The variant only changes names with such a byte in their tail.
+ */
+enum fc_settings_zms_hash_variant {
+	/* char unsigned (Arm and RISC-V ABIs: nRF54L/H and most Zephyr
+	 * targets); the default */
+	FC_SETTINGS_ZMS_HASH_UNSIGNED_CHAR = 0,
+	/* char signed (x86: native_sim, qemu_x86): the byte is
+	 * sign-extended, setting the bits above it */
+	FC_SETTINGS_ZMS_HASH_SIGNED_CHAR,
+};
+
 struct fc_settings_zms {
 	struct fc_zms *fs;
 	/* private: the name list's state, kept by settings_zms.c */
 	uint32_t last;           /* id of the list's last node */
 	uint32_t second_to_last; /* id of the node before it (0: none) */
 	uint8_t collisions;      /* highest collision number in use */
+	uint8_t hash_variant;    /* enum fc_settings_zms_hash_variant */
 };
 
 /* What load and scan report for one stored name. */
@@ -54,10 +71,19 @@ typedef int (*fc_settings_zms_cb)(void *ctx, const struct fc_settings_zms_entry 
 
 /*
  * fc_settings_zms_hash - Zephyr's sys_hash32 (murmur3, seed 0; tail bytes
- * folded most significant first, as unsigned bytes).
+ * folded most significant first) as Zephyr computes it where char is
+ * unsigned (FC_SETTINGS_ZMS_HASH_UNSIGNED_CHAR).
  * Returns: the 32-bit hash of the len bytes at name.
  */
 uint32_t fc_settings_zms_hash(const void *name, size_t len);
+
+/*
+ * fc_settings_zms_hash_variant - fc_settings_zms_hash with the tail bytes
+ * folded as variant v says.
+ * Returns: the 32-bit hash of the len bytes at name.
+ */
+uint32_t fc_settings_zms_hash_variant(const void *name, size_t len,
+				      enum fc_settings_zms_hash_variant v);
 
 /*
  * fc_settings_zms_init - attach to a mounted ZMS as settings_backend_init()
@@ -68,6 +94,15 @@ uint32_t fc_settings_zms_hash(const void *name, size_t len);
  * Returns: 0; FC_ENOTMOUNTED; FC_ECORRUPT for a list that loops; or a ZMS error.
  */
 int fc_settings_zms_init(struct fc_settings_zms *s, struct fc_zms *fs);
+
+/*
+ * fc_settings_zms_init_variant - fc_settings_zms_init for a partition whose
+ * names were hashed as variant v says (FC_SETTINGS_ZMS_HASH_SIGNED_CHAR for
+ * one written by Zephyr on x86); get, save and delete hash names so.
+ * Returns: as fc_settings_zms_init; FC_EINVAL for an unknown variant.
+ */
+int fc_settings_zms_init_variant(struct fc_settings_zms *s, struct fc_zms *fs,
+				 enum fc_settings_zms_hash_variant v);
 
 /*
  * fc_settings_zms_load - report every name and value in list order. A node
