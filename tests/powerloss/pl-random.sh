@@ -12,7 +12,10 @@
 # offset's block erased; and a two-sector partition whose collected sector's
 # erase, cut out of order, erased its close slot while both sectors held a
 # gc_done ATE (the remnant's followed by later writes), then a cut in the
-# recovering mount.
+# recovering mount. Last, the two format limits of the wider ooo sweep: a
+# torn ATE whose image the same acknowledged ops leave with a write of the
+# torn id and length in place of the cut one; each must be reported as such
+# (exit 0, FORMAT LIMIT with that history), never as a pass.
 set -e
 pl="${top_builddir:-.}/tests/powerloss/pl_random"
 "$pl" --seed 1 --cases 60 --experiments 2
@@ -34,3 +37,9 @@ pl="${top_builddir:-.}/tests/powerloss/pl_random"
 "$pl" --engine nvs --mode ooo --case 7204 --cuts 269
 "$pl" --engine nvs --mode ooo --case 7834 --cuts 228
 "$pl" --engine nvs --mode ooo --case 23791 --cuts 375,1
+for c in 22930:337 26102:19; do
+	out=$("$pl" --engine nvs --mode ooo --case "${c%:*}" --cuts "${c#*:}" 2>&1)
+	echo "$out" | grep -q "^pl_random: FORMAT LIMIT nvs case ${c%:*} "
+	echo "$out" | grep -q "byte for byte the one the same acknowledged ops leave"
+	echo "$out" | grep -q "^pl_random: 1 cases, 1 cut points (0 in recovering mounts), 0 failures, 1 format limit"
+done

@@ -21,7 +21,10 @@
  *
  * Prints per engine and mode the cut points tried (those in recovering
  * mounts too) and the failures, each failure with the options that replay
- * it. Exit 1 on any failure.
+ * it. Exit 1 on any failure. A failure whose torn image another history of
+ * acknowledged writes leaves byte for byte (format_limit()) is printed as a
+ * FORMAT LIMIT with that history and counted apart: neither a failure nor
+ * a pass.
  */
 #include "pl_random.h"
 
@@ -43,7 +46,7 @@ struct opts {
 
 /* Counts per engine and mode. */
 struct tally {
-	unsigned long runs, cuts, recovery_cuts, failures;
+	unsigned long runs, cuts, recovery_cuts, failures, limits;
 };
 
 static const struct pl_engine *const engines[] = { &pl_nvs_engine, &pl_settings_engine,
@@ -168,24 +171,48 @@ struct run {
 	unsigned int inflight_key;
 	struct pl_val inflight_new;
 	unsigned long failures;
+	char what[300];           /* the first failure (a run stops at it) */
+	int failed_key;           /* the key its check read wrong, -1 for another failure */
+	struct pl_val failed_got; /* what that read gave */
+	bool first_cut_in_op;     /* the first cut hit a write or delete: ops[first_cut_op] */
+	unsigned int first_cut_op;
 };
 
 static void fail(struct run *rn, const char *what)
 {
+	if (!rn->failures++)
+		snprintf(rn->what, sizeof(rn->what), "%s", what);
+}
+
+/* A key read wrong: the failure, and what the read gave (for format_limit()). */
+static void fail_read(struct run *rn, const char *what, unsigned int key, const struct pl_val *got)
+{
+	if (!rn->failures) {
+		rn->failed_key = (int)key;
+		rn->failed_got = *got;
+	}
+	fail(rn, what);
+}
+
+/* The run's failure, or (evidence set) its format limit, with the options that replay it. */
+static void print_failure(const struct run *rn, const char *evidence)
+{
 	char desc[200];
 
 	describe(rn->c, desc, sizeof(desc));
-	fprintf(stderr, "pl_random: FAIL %s case %u (%s), mode %s, cuts", rn->e->name, rn->c->seed,
-		desc, fc_flash_sim_cut_mode_name(rn->mode));
+	fprintf(stderr, "pl_random: %s %s case %u (%s), mode %s, cuts",
+		evidence ? "FORMAT LIMIT" : "FAIL", rn->e->name, rn->c->seed, desc,
+		fc_flash_sim_cut_mode_name(rn->mode));
 	for (unsigned int i = 0; i < rn->ncuts; i++)
 		fprintf(stderr, "%s%u", i ? "," : " ", rn->cuts[i]);
-	fprintf(stderr, "%s: %s\n  replay: --engine %s --mode %s --case %u%s", rn->ncuts ? "" : " none",
-		what, rn->e->name, fc_flash_sim_cut_mode_name(rn->mode), rn->c->seed,
-		rn->ncuts ? " --cuts " : "");
+	fprintf(stderr, "%s: %s\n", rn->ncuts ? "" : " none", rn->what);
+	if (evidence)
+		fprintf(stderr, "  %s\n", evidence);
+	fprintf(stderr, "  replay: --engine %s --mode %s --case %u%s", rn->e->name,
+		fc_flash_sim_cut_mode_name(rn->mode), rn->c->seed, rn->ncuts ? " --cuts " : "");
 	for (unsigned int i = 0; i < rn->ncuts; i++)
 		fprintf(stderr, "%s%u", i ? "," : "", rn->cuts[i]);
 	fputc('\n', stderr);
-	rn->failures++;
 }
 
 static bool same(const struct pl_val *a, const struct pl_val *b)
@@ -217,7 +244,7 @@ static bool verify(struct run *rn, const char *when)
 		snprintf(what, sizeof(what), "%s: key %u (id %u) reads %s%d bytes, acknowledged %s%d",
 			 when, k, rn->c->ids[k], got.len < 0 ? "absent " : "", got.len,
 			 rn->model[k].len < 0 ? "absent " : "", rn->model[k].len);
-		fail(rn, what);
+		fail_read(rn, what, k, &got);
 		return false;
 	}
 	rn->inflight = false;
@@ -259,7 +286,10 @@ static int step(struct run *rn, const struct pl_op *o)
 		if (rc || !same(&v, &rn->model[o->key])) {
 			snprintf(what, sizeof(what), "read of key %u: %s, len %d, acknowledged %d",
 				 o->key, fc_strerror(rc), v.len, rn->model[o->key].len);
-			fail(rn, what);
+			if (rc)
+				fail(rn, what);
+			else
+				fail_read(rn, what, o->key, &v);
 			return -1;
 		}
 		return 0;
@@ -307,6 +337,23 @@ static int step(struct run *rn, const struct pl_op *o)
 	return -1;
 }
 
+/* The first cut's image and the program it cut (length 0: an erase), for format_limit(). */
+static uint8_t torn_img[PL_SECTORS_MAX * PL_SECTOR_MAX];
+static uint32_t cut_off, cut_len, torn_off, torn_len;
+static int (*sim_prog)(void *ctx, uint32_t off, const void *buf, uint32_t len);
+
+static int prog_noting_cut(void *ctx, uint32_t off, const void *buf, uint32_t len)
+{
+	bool powered = rig.sim.powered;
+	int rc = sim_prog(ctx, off, buf, len);
+
+	if (powered && !rig.sim.powered) {
+		cut_off = off;
+		cut_len = len;
+	}
+	return rc;
+}
+
 static void rig_init(const struct pl_case *c)
 {
 	struct fc_flash_sim_config cfg = {
@@ -320,6 +367,9 @@ static void rig_init(const struct pl_case *c)
 	memset(rig.mem, c->erase_value, cfg.geo.size);
 	if (fc_flash_sim_init(&rig.sim, &cfg, rig.mem, rig.units))
 		abort();
+	sim_prog = rig.sim.dev.prog;
+	rig.sim.dev.prog = prog_noting_cut;
+	cut_len = 0;
 }
 
 /* After the last recovery: more operations, a remount, a mount in the other lookup mode. */
@@ -337,70 +387,227 @@ static void after_recovery(struct run *rn)
 		verify(rn, "in the other lookup mode");
 }
 
-/*
- * The workload with cuts[0..ncuts) planned; *last_ops gets the program/erase
- * ops of the last segment (the uncut run, or the last recovering mount).
- */
-static unsigned long run(const struct pl_engine *e, const struct pl_case *c,
-			 enum fc_flash_sim_cut_mode mode, const uint32_t *cuts, unsigned int ncuts,
-			 uint32_t *last_ops)
+static void run_init(struct run *rn, const struct pl_engine *e, const struct pl_case *c,
+		     enum fc_flash_sim_cut_mode mode, const uint32_t *cuts, unsigned int ncuts)
 {
-	static struct run rn;
+	memset(rn, 0, sizeof(*rn));
+	rn->e = e;
+	rn->c = c;
+	rn->mode = mode;
+	rn->cuts = cuts;
+	rn->ncuts = ncuts;
+	rn->failed_key = -1;
+	for (unsigned int k = 0; k < PL_KEYS_MAX; k++)
+		rn->model[k].len = -1;
+}
+
+/*
+ * The workload with cuts[0..ncuts) planned into rn; *last_ops gets the
+ * program/erase ops of the last segment (the uncut run, or the last
+ * recovering mount).
+ */
+static unsigned long run_cuts(struct run *rn, uint32_t *last_ops)
+{
+	const struct pl_case *c = rn->c;
 	uint32_t seed = c->seed * 2654435761u, seg;
+	unsigned int i = 0;
 	int rc = 0;
 
-	memset(&rn, 0, sizeof(rn));
-	rn.e = e;
-	rn.c = c;
-	rn.mode = mode;
-	rn.cuts = cuts;
-	rn.ncuts = ncuts;
 	/* from the first cut only: a run and its longer variants see the same first cut */
-	if (ncuts)
-		seed = seed * 31u + cuts[0];
-	for (unsigned int k = 0; k < PL_KEYS_MAX; k++)
-		rn.model[k].len = -1;
+	if (rn->ncuts)
+		seed = seed * 31u + rn->cuts[0];
 	*last_ops = 0;
 	rig_init(c);
-	fc_flash_sim_cut_plan(&rig.sim, cuts, ncuts, mode, seed);
-	if (!mount_ok(&rn, "first mount"))
-		return rn.failures;
-	for (unsigned int i = 0; !cut_now() && i < c->nops && !rc; i++)
-		rc = step(&rn, &c->ops[i]);
+	fc_flash_sim_cut_plan(&rig.sim, rn->cuts, rn->ncuts, rn->mode, seed);
+	if (!mount_ok(rn, "first mount"))
+		return rn->failures;
+	for (; !cut_now() && i < c->nops && !rc; i++)
+		rc = step(rn, &c->ops[i]);
 	if (rc < 0)
-		return rn.failures;
+		return rn->failures;
+	if (cut_now()) {
+		memcpy(torn_img, rig.mem, (size_t)c->sectors * c->sector_size);
+		torn_off = cut_off;
+		torn_len = cut_len;
+		rn->first_cut_in_op = rn->inflight;
+		rn->first_cut_op = i - 1;
+	}
 	if (!cut_now()) {
 		*last_ops = rig.sim.stats.ops;
-		if (ncuts)
-			fail(&rn, "the first cut was never reached");
+		if (rn->ncuts)
+			fail(rn, "the first cut was never reached");
 		else
-			after_recovery(&rn);
-		return rn.failures;
+			after_recovery(rn);
+		return rn->failures;
 	}
 	do {
 		fc_flash_sim_power_on(&rig.sim);
 		seg = rig.sim.stats.ops;
-		if (!mount_ok(&rn, "recovering mount"))
-			return rn.failures;
+		if (!mount_ok(rn, "recovering mount"))
+			return rn->failures;
 	} while (cut_now());
 	*last_ops = rig.sim.stats.ops - seg;
-	if (rig.sim.stats.cuts != ncuts) {
-		fail(&rn, "a planned cut was never reached");
-		return rn.failures;
+	if (rig.sim.stats.cuts != rn->ncuts) {
+		fail(rn, "a planned cut was never reached");
+		return rn->failures;
 	}
-	fc_flash_sim_cut_after(&rig.sim, 0, mode, 0);
-	after_recovery(&rn);
-	return rn.failures;
+	fc_flash_sim_cut_after(&rig.sim, 0, rn->mode, 0);
+	after_recovery(rn);
+	return rn->failures;
+}
+
+/* ---- format limits ---- */
+
+/* The acknowledged ops before the one the first cut of failed hit, uncut, into rig and *pre. */
+static bool replay_prefix(const struct run *failed, struct run *pre)
+{
+	run_init(pre, failed->e, failed->c, FC_FLASH_SIM_CUT_ATOMIC, NULL, 0);
+	rig_init(failed->c);
+	if (!mount_ok(pre, "first mount"))
+		return false;
+	for (unsigned int i = 0; i < failed->first_cut_op; i++)
+		if (step(pre, &failed->c->ops[i]))
+			return false;
+	return !pre->failures;
+}
+
+/* An nvs id the case does not use, for the write the other history cuts. */
+static uint16_t spare_id(const struct pl_case *c, uint16_t also)
+{
+	uint16_t id = 1;
+
+	while (id == also || id_used(c, c->keys, id))
+		id++;
+	return id;
+}
+
+/*
+ * The other history for a torn ATE a (its slot in sector base): the prefix,
+ * an acknowledged write of a's id with the bytes a points at (a delete when
+ * its length is 0), then, when tail_k > 0, a write of the torn image's bytes
+ * from there to the end of its written data, cut (atomic) at its tail_k-th
+ * program. Returns 1 when it leaves the torn image byte for byte, 0 when
+ * not, -1 when it cannot be made; *pre gets its model before the write of a.
+ */
+static int other_history(const struct run *failed, struct run *pre, uint32_t base,
+			 const struct fc_nvs_ate *a, unsigned int tail_k, uint32_t *tail_len)
+{
+	const struct pl_case *c = failed->c;
+	uint32_t size = (uint32_t)c->sectors * c->sector_size, crc = c->data_crc ? 4 : 0;
+	uint32_t from, to;
+	int rc;
+
+	if (!replay_prefix(failed, pre))
+		return -1;
+	rc = a->len ? fc_nvs_write(&rig.fs, a->id, torn_img + base + a->offset, a->len - crc)
+		    : fc_nvs_delete(&rig.fs, a->id);
+	if (rc < 0)
+		return -1;
+	*tail_len = 0;
+	if (tail_k) {
+		from = base + (rig.fs.data_wra & FC_NVS_ADDR_OFFSET_MASK);
+		to = base + (rig.fs.ate_wra & FC_NVS_ADDR_OFFSET_MASK);
+		while (to > from && torn_img[to - 1] == c->erase_value)
+			to--;
+		if (to <= from || to - from > PL_VMAX)
+			return -1;
+		*tail_len = to - from;
+		fc_flash_sim_cut_after(&rig.sim, tail_k, FC_FLASH_SIM_CUT_ATOMIC, 0);
+		if (fc_nvs_write(&rig.fs, spare_id(c, a->id), torn_img + from, to - from) != FC_EPOWER)
+			return -1;
+	}
+	return !memcmp(rig.mem, torn_img, size);
+}
+
+/*
+ * Is the failure of failed a limit of the format? The first cut tore an ATE
+ * of the op it hit into fields that pass every check (crc8, part, bounds),
+ * and the torn image is byte for byte the one another history of
+ * acknowledged writes leaves (other_history()): no reader can tell the two
+ * apart, so none reads both right. It counts as a limit only when the key
+ * the check read wrong is the torn ATE's or the interrupted op's, and the
+ * mount read the other history's value of it. evidence says which history.
+ */
+static bool format_limit(const struct run *failed, char *evidence, size_t size)
+{
+	static struct run pre;
+	const struct pl_case *c = failed->c;
+	uint32_t ate = c->wbs < 8 ? 8 : c->wbs, base, tail_len = 0;
+	uint32_t crc = c->data_crc ? 4 : 0;
+	struct pl_val other;
+	struct fc_nvs_ate a;
+	char tail[80] = "";
+	unsigned int k;
+	int same_image = 0, key = -1;
+
+	if (failed->e != &pl_nvs_engine || !failed->first_cut_in_op || torn_len != ate ||
+	    failed->failed_key < 0)
+		return false;
+	base = torn_off - torn_off % c->sector_size;
+	fc_nvs_ate_decode(torn_img + torn_off, c->erase_value, &a);
+	if (!fc_nvs_ate_valid(&a, c->sector_size, ate) || a.id == FC_NVS_ID_SPECIAL ||
+	    (a.len && (a.len <= crc || a.len - crc > PL_VMAX)))
+		return false;
+	for (k = 0; k <= 4 && same_image == 0; k++)
+		same_image = other_history(failed, &pre, base, &a, k, &tail_len);
+	if (same_image != 1)
+		return false;
+	for (unsigned int j = 0; j < c->keys; j++)
+		if (c->ids[j] == a.id)
+			key = (int)j;
+	other.len = -1;
+	if (failed->failed_key == key && a.len) {
+		other.len = (int)(a.len - crc);
+		memcpy(other.b, torn_img + base + a.offset, a.len - crc);
+	} else if (failed->failed_key != key) {
+		other = pre.model[failed->failed_key];
+	}
+	if ((failed->failed_key != key && failed->failed_key != (int)failed->inflight_key) ||
+	    !same(&other, &failed->failed_got))
+		return false;
+	if (tail_len)
+		snprintf(tail, sizeof(tail), ", then a write of the next %u bytes cut before its ATE",
+			 tail_len);
+	snprintf(evidence, size,
+		 "the torn ATE at sector %u offset %u reads id %u, offset %u, length %u: the image is "
+		 "byte for byte the one the same acknowledged ops leave with %s id %u in place of "
+		 "workload op %u%s, and what the mount read is that history's value",
+		 torn_off / c->sector_size, torn_off % c->sector_size, a.id, a.offset, a.len,
+		 a.len ? "an acknowledged write of those bytes to" : "an acknowledged delete of",
+		 a.id, failed->first_cut_op + 1, tail);
+	return true;
+}
+
+/*
+ * The workload with cuts[0..ncuts) planned (see run_cuts()); a failure is
+ * printed, as a format limit when format_limit() proves one (*limit set,
+ * and it is not counted as a failure).
+ */
+static unsigned long run(const struct pl_engine *e, const struct pl_case *c,
+			 enum fc_flash_sim_cut_mode mode, const uint32_t *cuts, unsigned int ncuts,
+			 uint32_t *last_ops, bool *limit)
+{
+	static struct run rn;
+	char evidence[400];
+	unsigned long failures;
+
+	run_init(&rn, e, c, mode, cuts, ncuts);
+	failures = run_cuts(&rn, last_ops);
+	*limit = failures && format_limit(&rn, evidence, sizeof(evidence));
+	if (failures)
+		print_failure(&rn, *limit ? evidence : NULL);
+	return *limit ? 0 : failures;
 }
 
 /* ---- schedules ---- */
 
-static void count(struct tally *t, unsigned int ncuts, unsigned long failures)
+static void count(struct tally *t, unsigned int ncuts, unsigned long failures, bool limit)
 {
 	t->runs++;
 	t->cuts += ncuts > 0;
 	t->recovery_cuts += ncuts > 1;
 	t->failures += failures;
+	t->limits += limit;
 }
 
 /* A cut at a random op, then one at a random op of each recovering mount that follows. */
@@ -415,11 +622,12 @@ static void sched_random(const struct pl_engine *e, const struct pl_case *c,
 		ops = total;
 		for (unsigned int n = 1; n <= 3 && ops; n++) {
 			unsigned long f;
+			bool limit;
 
 			cuts[n - 1] = 1 + rnd(&x, ops);
-			f = run(e, c, mode, cuts, n, &ops);
-			count(t, n, f);
-			if (f)
+			f = run(e, c, mode, cuts, n, &ops, &limit);
+			count(t, n, f, limit);
+			if (f || limit)
 				break;
 		}
 	}
@@ -430,12 +638,16 @@ static void sched_iter(const struct pl_engine *e, const struct pl_case *c,
 {
 	struct fc_flash_sim_sched it;
 	uint32_t last = 0;
+	unsigned long f;
+	bool limit;
 
 	if (fc_flash_sim_sched_init(&it, (enum fc_flash_sim_schedule)o->schedule, o->depth,
 				    o->cuts, o->ncuts))
 		abort();
-	while (fc_flash_sim_sched_next(&it, last))
-		count(t, it.n, run(e, c, mode, it.cuts, it.n, &last));
+	while (fc_flash_sim_sched_next(&it, last)) {
+		f = run(e, c, mode, it.cuts, it.n, &last, &limit);
+		count(t, it.n, f, limit);
+	}
 }
 
 static void one_case(const struct opts *o, uint32_t seed)
@@ -443,21 +655,24 @@ static void one_case(const struct opts *o, uint32_t seed)
 	/* the zms engines run when asked for (--engine; make powerloss-zms) */
 	for (unsigned int ei = 0; ei < (o->engine >= 0 ? ENGINES : 2); ei++) {
 		uint32_t total;
+		unsigned long f;
+		bool limit;
 
 		if (o->engine >= 0 && (unsigned int)o->engine != ei)
 			continue;
 		gen_case(&cs, seed, ei % 2 == 1);
 		/* the uncut run: its failures count under every mode's "atomic" row */
-		count(&tallies[ei][0], 0, run(engines[ei], &cs, FC_FLASH_SIM_CUT_ATOMIC, NULL, 0, &total));
+		f = run(engines[ei], &cs, FC_FLASH_SIM_CUT_ATOMIC, NULL, 0, &total, &limit);
+		count(&tallies[ei][0], 0, f, limit);
 		for (unsigned int m = 0; m < FC_FLASH_SIM_CUT_MODES; m++) {
 			enum fc_flash_sim_cut_mode mode = (enum fc_flash_sim_cut_mode)m;
 
 			if (o->mode >= 0 && (unsigned int)o->mode != m)
 				continue;
-			if (o->one_case && o->ncuts)
-				count(&tallies[ei][m], o->ncuts,
-				      run(engines[ei], &cs, mode, o->cuts, o->ncuts, &total));
-			else if (o->schedule < 0)
+			if (o->one_case && o->ncuts) {
+				f = run(engines[ei], &cs, mode, o->cuts, o->ncuts, &total, &limit);
+				count(&tallies[ei][m], o->ncuts, f, limit);
+			} else if (o->schedule < 0)
 				sched_random(engines[ei], &cs, mode, o->experiments, total,
 					     &tallies[ei][m]);
 			else
@@ -577,9 +792,20 @@ static unsigned long total_cuts(void)
 	return n;
 }
 
+/* ", N format limits" when there are any: the cases no reader could read right. */
+static const char *limits_note(unsigned long limits, char *buf, size_t size)
+{
+	buf[0] = 0;
+	if (limits)
+		snprintf(buf, size, ", %lu format limit%s (not passes: listed above)", limits,
+			 limits == 1 ? "" : "s");
+	return buf;
+}
+
 static unsigned long report(unsigned long cases)
 {
-	unsigned long cuts = 0, rec = 0, failures = 0;
+	unsigned long cuts = 0, rec = 0, failures = 0, limits = 0;
+	char note[64];
 
 	for (unsigned int e = 0; e < ENGINES; e++) {
 		for (unsigned int m = 0; m < FC_FLASH_SIM_CUT_MODES; m++) {
@@ -588,16 +814,18 @@ static unsigned long report(unsigned long cases)
 			if (!t->runs)
 				continue;
 			printf("pl_random: %s %s: %lu runs, %lu cut points (%lu in recovering mounts), "
-			       "%lu failures\n", engines[e]->name,
+			       "%lu failures%s\n", engines[e]->name,
 			       fc_flash_sim_cut_mode_name((enum fc_flash_sim_cut_mode)m), t->runs,
-			       t->cuts, t->recovery_cuts, t->failures);
+			       t->cuts, t->recovery_cuts, t->failures,
+			       limits_note(t->limits, note, sizeof(note)));
 			cuts += t->cuts;
 			rec += t->recovery_cuts;
 			failures += t->failures;
+			limits += t->limits;
 		}
 	}
-	printf("pl_random: %lu cases, %lu cut points (%lu in recovering mounts), %lu failures\n",
-	       cases, cuts, rec, failures);
+	printf("pl_random: %lu cases, %lu cut points (%lu in recovering mounts), %lu failures%s\n",
+	       cases, cuts, rec, failures, limits_note(limits, note, sizeof(note)));
 	return failures;
 }
 
