@@ -111,29 +111,19 @@ static guint32 call_lookup(struct fc_cache *c, guint32 key)
 	return v;
 }
 
-static inline guint32 mask_get(const struct fc_cache *c, guint32 key)
-{
-	guint32 v = 0;
+/* name(c, key): the value the inline hit path get finds for key, 0 on a miss. */
+#define HIT_VALUE(name, get)                                              \
+	static inline guint32 name(const struct fc_cache *c, guint32 key) \
+	{                                                                 \
+		guint32 v = 0;                                            \
+                                                                          \
+		get(c, key, &v);                                          \
+		return v;                                                 \
+	}
 
-	fc_cache_mask_get(c, key, &v);
-	return v;
-}
-
-static inline guint32 hash32_get(const struct fc_cache *c, guint32 key)
-{
-	guint32 v = 0;
-
-	fc_cache_hash32_get(c, key, &v);
-	return v;
-}
-
-static inline guint32 probe_get(const struct fc_cache *c, guint32 key)
-{
-	guint32 v = 0;
-
-	fc_cache_probe_get(c, key, &v);
-	return v;
-}
+HIT_VALUE(mask_get, fc_cache_mask_get)
+HIT_VALUE(hash32_get, fc_cache_hash32_get)
+HIT_VALUE(probe_get, fc_cache_probe_get)
 
 enum { HIT_ARRAY, HIT_CALL, HIT_MASK, HIT_HASH32, HIT_INDEX, HIT_INDEX_CALL, NHIT };
 

@@ -126,7 +126,7 @@ struct core {
 	struct fc_cache index;
 	struct fc_cache_slot *index_slots;
 	uint32_t nindex;
-	struct fc_cache_slot path_slots[PATH_SLOTS];
+	struct fc_dt_path_slot path_slots[PATH_SLOTS];
 	struct fc_cache_slot prop_slots[PROP_SLOTS];
 	struct fc_cache_slot *node_slots;
 	uint32_t nnode_slots;
@@ -196,8 +196,7 @@ static int core_op(struct core *c, const struct op *op)
 
 /*
  * An op as a caller in a loop makes it: the inline hit path first (dt.h,
- * cache.h: no call, no statistics), the counted call on a miss. Paths and
- * aliases have no inline path: their key is the string's bytes.
+ * cache.h: no call, no statistics), the counted call on a miss.
  */
 static int core_hit_op(struct core *c, const struct op *op)
 {
@@ -205,6 +204,10 @@ static int core_hit_op(struct core *c, const struct op *op)
 	int off;
 
 	switch (op->kind) {
+	case OP_PATH:
+		return fc_dt_path_get(&c->lk, op->str, op->len, &off) ? off : core_op(c, op);
+	case OP_ALIAS:
+		return fc_dt_alias_get(&c->lk, op->str, op->len, &off) ? off : core_op(c, op);
 	case OP_PARENT:
 		return fc_dt_parent_get(&c->lk, op->node, &off) ? off : core_op(c, op);
 	case OP_REG_CELLS:
@@ -511,6 +514,111 @@ static void bench_node_hits(struct core *c, const void *fdt, const GArray *ops)
 	g_free(array);
 }
 
+/* ---- path and alias hit paths against the floor: an array load and one memcmp of the key ---- */
+
+/* A resident name key: the bytes looked up and a copy, for the floor's memcmp. */
+struct name_key {
+	const char *str;
+	uint32_t len;
+	char *copy;
+};
+
+static inline guint32 floor_hit(const struct name_key *nk, const guint32 *array, guint32 key)
+{
+	return array[key] + !memcmp(nk[key].str, nk[key].copy, nk[key].len);
+}
+
+static inline guint32 path_hit(const struct fc_dt_lookups *lk, const struct name_key *nk,
+			       guint32 key)
+{
+	int off = 0;
+
+	fc_dt_path_get(lk, nk[key].str, nk[key].len, &off);
+	return (guint32)off;
+}
+
+static inline guint32 alias_hit(const struct fc_dt_lookups *lk, const struct name_key *nk,
+				guint32 key)
+{
+	int off = 0;
+
+	fc_dt_alias_get(lk, nk[key].str, nk[key].len, &off);
+	return (guint32)off;
+}
+
+/* The ops of kind whose inline path hits after one counted call, as name keys 0..n-1. */
+static guint collect_names(struct core *c, const GArray *ops, enum op_kind kind,
+			   struct name_key *nk, guint32 *array, guint32 *keys)
+{
+	guint n = 0;
+	int off;
+
+	for (guint i = 0; i < ops->len; i++) {
+		const struct op *op = &g_array_index(ops, struct op, i);
+
+		if (op->kind != kind)
+			continue;
+		core_op(c, op);
+		if (kind == OP_PATH ? fc_dt_path_get(&c->lk, op->str, op->len, &off)
+				    : fc_dt_alias_get(&c->lk, op->str, op->len, &off)) {
+			nk[n] = (struct name_key){ op->str, op->len, g_memdup2(op->str, op->len) };
+			array[n] = (guint32)off;
+			keys[n] = n;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* One kind's hit path and its floor, best of HIT_ROUNDS rounds each. */
+static void bench_name_kind(struct core *c, const GArray *ops, enum op_kind kind)
+{
+	struct name_key *nk = g_new0(struct name_key, ops->len);
+	guint32 *array = g_new0(guint32, ops->len), *keys = g_new0(guint32, ops->len);
+	guint n = collect_names(c, ops, kind, nk, array, keys);
+	double t[4] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE }, r[4];
+	const struct fc_dt_lookups *lk = &c->lk;
+
+	for (int round = 0; round < HIT_ROUNDS && n; round++) {
+		TIME_HITS(r[0], keys, n, floor_hit(nk, array, key));
+		TIME_CHAIN(r[1], keys, n, floor_hit(nk, array, key));
+		if (kind == OP_PATH) {
+			TIME_HITS(r[2], keys, n, path_hit(lk, nk, key));
+			TIME_CHAIN(r[3], keys, n, path_hit(lk, nk, key));
+		} else {
+			TIME_HITS(r[2], keys, n, alias_hit(lk, nk, key));
+			TIME_CHAIN(r[3], keys, n, alias_hit(lk, nk, key));
+		}
+		for (int h = 0; h < 4; h++)
+			t[h] = MIN(t[h], r[h]);
+	}
+	if (n) {
+		printf("  %-40s %6u %8.2f ns %7.2fx %8.2f ns %7.2fx\n",
+		       kind == OP_PATH ? "path: array load + memcmp of the key"
+				       : "alias: array load + memcmp of the key",
+		       n, t[0], 1.0, t[1], 1.0);
+		printf("  %-40s %6u %8.2f ns %7.2fx %8.2f ns %7.2fx\n",
+		       kind == OP_PATH ? "path hit (fc_dt_path_get)" : "alias hit (fc_dt_alias_get)",
+		       n, t[2], t[2] / t[0], t[3], t[3] / t[1]);
+	}
+	for (guint i = 0; i < n; i++)
+		g_free(nk[i].copy);
+	g_free(nk);
+	g_free(array);
+	g_free(keys);
+}
+
+static void bench_name_hits(struct core *c, const void *fdt, const GArray *ops)
+{
+	core_build(c, fdt, PATH_SLOTS);
+	printf("  path and alias hit paths over the workload's resident keys, against the floor of "
+	       "a verified string-keyed lookup (best of %d rounds):\n", HIT_ROUNDS);
+	printf("  %-40s %6s %11s %8s %11s %8s\n", "lookup", "keys", "throughput", "vs floor",
+	       "latency", "vs floor");
+	bench_name_kind(c, ops, OP_PATH);
+	bench_name_kind(c, ops, OP_ALIAS);
+}
+
 static void bench_dtb(const char *file)
 {
 	gchar *fdt;
@@ -568,6 +676,7 @@ static void bench_dtb(const char *file)
 		g_array_free(sub, TRUE);
 	}
 	bench_node_hits(&c, fdt, ops);
+	bench_name_hits(&c, fdt, ops);
 	base = time_libfdt(fdt, ops, NKINDS);
 	ours = time_core(&c, fdt, ops, NKINDS, TRUE, FALSE, PATH_SLOTS);
 	printf("  whole workload, libcore's set-up included: libfdt %.1f us, libcore %.1f us: "
@@ -583,11 +692,14 @@ static void bench_dtb(const char *file)
 	ours = time_core(&c, fdt, paths, OP_PATH, FALSE, FALSE, 0) / paths->len;
 	printf("  path misses (no path cache; every node's path and a missing one below it): "
 	       "libfdt %.1f ns, libcore %.1f ns: %.1fx\n", lib, ours, lib / ours);
-	printf("  memory: table %zu bytes per node; caches of %u path, %u property and %u node "
-	       "slots (%zu bytes); phandle index %u slots (%zu bytes)\n",
-	       sizeof(struct fc_dt_node), PATH_SLOTS, PROP_SLOTS, c.nnode_slots,
-	       (PATH_SLOTS + PROP_SLOTS + c.nnode_slots) * sizeof(struct fc_cache_slot), c.nindex,
-	       c.nindex * sizeof(struct fc_cache_slot));
+	printf("  memory: table %zu bytes per node; %u path slots of %zu bytes; %u property, %u "
+	       "cells and %u node slots of %zu (%zu bytes in all); phandle index %u slots "
+	       "(%zu bytes)\n",
+	       sizeof(struct fc_dt_node), PATH_SLOTS, sizeof(struct fc_dt_path_slot), PROP_SLOTS,
+	       PROP_SLOTS, c.nnode_slots, sizeof(struct fc_cache_slot),
+	       PATH_SLOTS * sizeof(struct fc_dt_path_slot) +
+		       (2 * PROP_SLOTS + c.nnode_slots) * sizeof(struct fc_cache_slot),
+	       c.nindex, c.nindex * sizeof(struct fc_cache_slot));
 
 	g_array_free(paths, TRUE);
 	g_string_chunk_free(chunk);

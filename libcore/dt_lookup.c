@@ -9,13 +9,12 @@
 
 #define NO_NODE UINT32_MAX
 #define KEY_SEED 0x811C9DC5u
-#define KEY_MULT 0x9E3779B1u  /* odd, with well-spread bits */
 #define INDEX_MIX 0x85EBCA6Bu /* spreads table indices over the key space */
 
 /*
- * The cache key of len bytes at s: four bytes per multiply, since a
- * byte-at-a-time hash (one multiply per byte) is most of a path hit's time.
- * The xor-shift carries high bits down into the next word's multiply.
+ * The property cache's hash of len bytes at s from h: four bytes per
+ * multiply; the xor-shift carries high bits down into the next word's
+ * multiply.
  */
 static uint32_t str_key(uint32_t h, const char *s, uint32_t len)
 {
@@ -23,12 +22,12 @@ static uint32_t str_key(uint32_t h, const char *s, uint32_t len)
 	uint32_t i = 0, tail = 0;
 
 	for (; i + 4 <= len; i += 4) {
-		h = (h ^ fc_get_le32(p + i)) * KEY_MULT;
+		h = (h ^ fc_get_le32(p + i)) * FC_DT_KEY_MULT_;
 		h ^= h >> 16;
 	}
 	for (uint32_t shift = 0; i < len; i++, shift += 8)
 		tail |= (uint32_t)p[i] << shift;
-	h = (h ^ tail ^ len) * KEY_MULT;
+	h = (h ^ tail ^ len) * FC_DT_KEY_MULT_;
 	return h ^ h >> 15;
 }
 
@@ -38,10 +37,8 @@ static uint32_t as_key(uint32_t h)
 	return h == FC_CACHE_EMPTY ? 0 : h;
 }
 
-uint32_t fc_dt_path_key(const char *path, uint32_t len)
-{
-	return as_key(str_key(KEY_SEED, path, len));
-}
+/* The path slots' free slot, for lookups given none (never written). */
+static const struct fc_dt_path_slot no_path_slot = { .key = FC_CACHE_EMPTY };
 
 /*
  * A hit from a direct-mapped cache (none when it has no slots). Hits are
@@ -136,6 +133,21 @@ static bool node_answer(struct fc_dt_lookups *lk, int offset, int *parent, int *
 	return true;
 }
 
+/* The home slot function of n (a power of two) slots. */
+static void hash_init(struct fc_dt_hash_ *h, uint32_t n)
+{
+	uint32_t bits = 0;
+
+	while (1u << bits < n)
+		bits++;
+#if UINTPTR_MAX > 0xFFFFFFFFu
+	h->mult = (uint64_t)FC_HASH32_GOLDEN << bits;
+#else
+	h->shift = bits ? 32 - bits : 31;
+#endif
+	h->mask = n - 1;
+}
+
 static int cache_init(struct fc_cache *cache, struct fc_cache_slot *slots, uint32_t n)
 {
 	return fc_cache_init(cache, n ? FC_CACHE_HASH32 : FC_CACHE_NONE, slots, n);
@@ -153,22 +165,29 @@ static int hit_cache_init(struct fc_cache *cache, struct fc_dt_hit_cache_ *hits,
 			  struct fc_cache_slot *slots, uint32_t n, struct fc_cache_slot *spare)
 {
 	int rc = n >= 2 ? cache_init(cache, slots, n) : fc_cache_init(cache, FC_CACHE_HASH32, spare, 2);
-	uint32_t bits = 0;
 
 	if (rc < 0)
 		return rc;
 	cache->slots[0].key = 1u << 31;
 	for (uint32_t i = 1; i < cache->nslots; i++)
 		cache->slots[i].key = 0;
-	while (1u << bits < cache->nslots)
-		bits++;
 	hits->slots = cache->slots;
-#if UINTPTR_MAX > 0xFFFFFFFFu
-	hits->mult = (uint64_t)FC_HASH32_GOLDEN << bits;
-	hits->mask = cache->nslots - 1;
-#else
-	hits->shift = 32 - bits;
-#endif
+	hash_init(&hits->hash, cache->nslots);
+	return 0;
+}
+
+/* The path cache over n caller slots (0: none), all free. */
+static int path_cache_init(struct fc_dt_path_cache_ *c, struct fc_dt_path_slot *slots, uint32_t n)
+{
+	if (n && (!slots || (n & (n - 1))))
+		return FC_EINVAL;
+	c->slots = n ? slots : &no_path_slot;
+	c->fill = n ? slots : NULL;
+	hash_init(&c->hash, n ? n : 1);
+	for (uint32_t i = 0; i < n; i++) {
+		slots[i].key = FC_CACHE_EMPTY;
+		slots[i].len = 0;
+	}
 	return 0;
 }
 
@@ -181,7 +200,7 @@ int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
 
 	if (!lk || !dt || !dt->nnodes || !cfg)
 		return FC_EINVAL;
-	if ((rc = cache_init(&lk->paths, cfg->path_slots, cfg->npath)) < 0 ||
+	if ((rc = path_cache_init(&lk->paths_, cfg->path_slots, cfg->npath)) < 0 ||
 	    (rc = cache_init(&lk->props, cfg->prop_slots, cfg->nprops)) < 0 ||
 	    (rc = hit_cache_init(&lk->nodes, &lk->node_hits_, cfg->node_slots, cfg->nnode,
 				 &lk->spare_[0])) < 0 ||
@@ -288,31 +307,99 @@ static const uint8_t *prop_value(const struct fc_dt_lookups *lk, uint32_t poff, 
 static uint32_t cached_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
 			    const char *path, uint32_t len, bool *hit);
 
+/* The path cache's home slot of key, or NULL when it has no slots. */
+static struct fc_dt_path_slot *name_slot(struct fc_dt_lookups *lk, uint32_t key)
+{
+	return lk->paths_.fill ? &lk->paths_.fill[fc_dt_home_(&lk->paths_.hash, key)] : NULL;
+}
+
+/* Does slot hold the len bytes at s (at most FC_DT_PATH_BYTES)? */
+static bool holds_bytes(const struct fc_dt_path_slot *slot, const char *s, uint32_t len)
+{
+	return slot->len == len && FC_MEMCMP(slot->bytes, s, len) == 0;
+}
+
+/* Store key -> node i in slot, with the key's bytes when they fit. */
+static void name_fill(struct fc_dt_lookups *lk, struct fc_dt_path_slot *slot, uint32_t key,
+		      const char *s, uint32_t len, uint32_t i)
+{
+	slot->key = key;
+	slot->offset = lk->dt->nodes[i].offset;
+	slot->node = i;
+	slot->len = len <= FC_DT_PATH_BYTES ? (uint8_t)len : 0;
+	if (slot->len)
+		FC_MEMCPY(slot->bytes, s, len);
+}
+
+static bool path_is(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st, const char *path,
+		    uint32_t len, uint32_t i);
+
+typedef uint32_t resolve_fn(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
+			    const char *s, uint32_t len);
+
+/*
+ * The table index for key (of the len bytes at s) from slot (NULL: none),
+ * or resolved and then filled in; NO_NODE when resolve finds none. A hit is
+ * verified by the bytes the slot holds, or for a path longer than a slot
+ * holds by the table; *hit: the slot answered.
+ */
+static uint32_t cached_name(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
+			    struct fc_dt_path_slot *slot, uint32_t key, const char *s, uint32_t len,
+			    bool *hit, resolve_fn *resolve)
+{
+	uint32_t i;
+
+	*hit = false;
+	if (slot && slot->key == key) {
+		if (len <= FC_DT_PATH_BYTES ? holds_bytes(slot, s, len)
+					    : slot->len == 0 && path_is(lk, st, s, len, slot->node)) {
+			*hit = true;
+			return slot->node;
+		}
+		st->collisions++;
+	}
+	i = resolve(lk, st, s, len);
+	if (slot && i != NO_NODE)
+		name_fill(lk, slot, key, s, len, i);
+	return i;
+}
+
 /*
  * The table index of the node alias name[len] names, or NO_NODE. Its value
  * must be a NUL-terminated absolute path, so resolving it never comes back
- * here. *hit: both the property and the path came from the caches.
+ * here.
  */
-static uint32_t resolve_alias(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
-			      const char *name, uint32_t len, bool *hit)
+static uint32_t alias_target(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
+			     const char *name, uint32_t len)
 {
 	uint32_t poff, vlen;
 	const char *value;
-	bool path_hit;
+	bool hit;
 
-	*hit = false;
 	if (lk->aliases == NO_NODE)
 		return NO_NODE;
-	poff = lookup_prop(lk, st, lk->aliases, name, len, hit);
+	poff = lookup_prop(lk, st, lk->aliases, name, len, &hit);
 	if (!poff)
 		return NO_NODE;
 	value = (const char *)prop_value(lk, poff, &vlen);
 	if (vlen < 2 || value[0] != '/' || value[vlen - 1])
 		return NO_NODE;
 	vlen = dt_str_len_(value, vlen);
-	poff = cached_path(lk, st, value, vlen, &path_hit);
-	*hit = *hit && path_hit;
-	return poff;
+	return cached_path(lk, st, value, vlen, &hit);
+}
+
+/*
+ * alias_target() through the path cache, for names of at most
+ * FC_DT_PATH_BYTES (a longer one is resolved every time); *hit: the cache
+ * answered.
+ */
+static uint32_t resolve_alias(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
+			      const char *name, uint32_t len, bool *hit)
+{
+	uint32_t key = fc_dt_alias_key(name, len);
+	struct fc_dt_path_slot *slot = len <= FC_DT_PATH_BYTES ? name_slot(lk, key) : NULL;
+
+	return cached_name(lk, st, slot, key, name, len, hit, alias_target);
 }
 
 /* Is node i the first sibling that comp matches? */
@@ -390,25 +477,17 @@ static uint32_t resolve_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats
 	return i;
 }
 
-/* A path through the path cache: the table index or NO_NODE; *hit as above. */
+/*
+ * A path through the path cache: the table index or NO_NODE; *hit: the
+ * cache answered, verified by the key's bytes, or for a path longer than a
+ * slot holds by the table.
+ */
 static uint32_t cached_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
 			    const char *path, uint32_t len, bool *hit)
 {
 	uint32_t key = fc_dt_path_key(path, len);
-	uint32_t i;
 
-	*hit = false;
-	if (cache_get(&lk->paths, key, &i)) {
-		if (path_is(lk, st, path, len, i)) {
-			*hit = true;
-			return i;
-		}
-		st->collisions++;
-	}
-	i = resolve_path(lk, st, path, len);
-	if (i != NO_NODE)
-		fc_cache_fill(&lk->paths, key, i);
-	return i;
+	return cached_name(lk, st, name_slot(lk, key), key, path, len, hit, resolve_path);
 }
 
 /* Count one lookup's outcome. */

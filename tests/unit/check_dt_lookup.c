@@ -32,7 +32,7 @@ struct tree {
 	struct fc_dt dt;
 	struct fc_dt_node *nodes;
 	struct fc_dt_lookups lk;
-	struct fc_cache_slot path_slots[1024];
+	struct fc_dt_path_slot path_slots[1024];
 	struct fc_cache_slot prop_slots[1024];
 	struct fc_cache_slot node_slots[1024];
 	struct fc_cache_slot cell_slots[1024];
@@ -72,9 +72,41 @@ static int libfdt_path(const void *fdt, const char *path)
 	return off >= 0 ? off : FC_ENOENT;
 }
 
+/*
+ * A counted call's answer off for a key of len bytes, and what its inline
+ * hit path said next (got, with hit): when the call found a node, the hit
+ * path must give the same node at once (the call left the key in its home
+ * slot) if the cache has slots and the key fits in one, else miss. A miss of
+ * the call leaves nothing the hit path could answer.
+ */
+static int check_hit(struct tree *t, const char *key, int off, bool got, int hit)
+{
+	bool held = off >= 0 && t->cfg.npath && strlen(key) <= FC_DT_PATH_BYTES;
+
+	ck_assert_msg(got == held, "%s: the hit path %s", key, got ? "hits" : "misses");
+	if (held)
+		ck_assert_int_eq(hit, off);
+	return off;
+}
+
+/* fc_dt_path_offset(), its hit path checked. */
 static int path_of(struct tree *t, const char *path)
 {
-	return fc_dt_path_offset(&t->lk, path, (uint32_t)strlen(path));
+	uint32_t len = (uint32_t)strlen(path);
+	int off = fc_dt_path_offset(&t->lk, path, len), hit = -1;
+	bool got = fc_dt_path_get(&t->lk, path, len, &hit);
+
+	return check_hit(t, path, off, got, hit);
+}
+
+/* fc_dt_alias_offset(), its hit path checked. */
+static int alias_of(struct tree *t, const char *name)
+{
+	uint32_t len = (uint32_t)strlen(name);
+	int off = fc_dt_alias_offset(&t->lk, name, len), hit = -1;
+	bool got = fc_dt_alias_get(&t->lk, name, len, &hit);
+
+	return check_hit(t, name, off, got, hit);
 }
 
 /* path with every unit address left out ("/soc/serial@10" -> "/soc/serial"). */
@@ -215,7 +247,8 @@ static int check_aliases(struct tree *t)
 
 		fdt_getprop_by_offset(t->fdt, poff, &name, &len);
 		target = libfdt_path(t->fdt, name);
-		ck_assert_int_eq(fc_dt_alias_offset(&t->lk, name, (uint32_t)strlen(name)), target);
+		ck_assert_int_eq(alias_of(t, name), target);
+		ck_assert_int_eq(alias_of(t, name), target);
 		ck_assert_int_eq(path_of(t, name), target);
 		ck_assert_int_eq(path_of(t, name), target);
 		count++;
@@ -228,7 +261,7 @@ static int check_aliases(struct tree *t)
 			g_free(sub);
 		}
 	}
-	ck_assert_int_eq(fc_dt_alias_offset(&t->lk, "no-such-alias", 13), FC_ENOENT);
+	ck_assert_int_eq(alias_of(t, "no-such-alias"), FC_ENOENT);
 	ck_assert_int_eq(path_of(t, "no-such-alias/x"), FC_ENOENT);
 	return count;
 }
@@ -375,18 +408,22 @@ START_TEST(unit_addresses_first_sibling)
 }
 END_TEST
 
-/* Two node names whose paths have the same 32-bit key: a birthday search. */
-static void find_colliding_paths(char *a, char *b, size_t len)
+/*
+ * Two names "n<u>" whose keys (key() of lead + name) are the same 32 bits:
+ * a birthday search.
+ */
+static void find_colliding(uint32_t (*key)(const char *, uint32_t), const char *lead, char *a,
+			   char *b, size_t len)
 {
 	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
-	char path[32];
+	char name[32];
 
 	for (guint u = 0;; u++) {
 		uint32_t h;
 		gpointer prev;
 
-		snprintf(path, sizeof(path), "/n%u", u);
-		h = fc_dt_path_key(path, (uint32_t)strlen(path));
+		snprintf(name, sizeof(name), "%sn%u", lead, u);
+		h = key(name, (uint32_t)strlen(name));
 		if (g_hash_table_lookup_extended(seen, GUINT_TO_POINTER(h), NULL, &prev)) {
 			snprintf(a, len, "n%u", GPOINTER_TO_UINT(prev));
 			snprintf(b, len, "n%u", u);
@@ -405,7 +442,7 @@ START_TEST(hash_collision_is_verified)
 	struct tree *t = g_new0(struct tree, 1);
 	char pa[20], pb[20];
 
-	find_colliding_paths(a, b, sizeof(a));
+	find_colliding(fc_dt_path_key, "/", a, b, sizeof(a));
 	fdt = build_flat(names, 2, NULL, 0);
 	snprintf(pa, sizeof(pa), "/%s", a);
 	snprintf(pb, sizeof(pb), "/%s", b);
@@ -510,6 +547,120 @@ START_TEST(hit_paths_refuse_foreign_keys)
 }
 END_TEST
 
+/* A chain of nodes whose paths grow past FC_DT_PATH_BYTES, and an alias to the deepest. */
+static void *build_deep(char *deepest, size_t room)
+{
+	void *fdt = begin_tree(1);
+	char *p = deepest;
+
+	*p = '\0';
+	for (int depth = 0; depth < 8; depth++) {
+		ck_assert_int_eq(fdt_begin_node(fdt, "a-rather-long-node-name@10"), 0);
+		p += g_snprintf(p, room - (size_t)(p - deepest), "/a-rather-long-node-name@10");
+	}
+	for (int depth = 0; depth < 8; depth++)
+		ck_assert_int_eq(fdt_end_node(fdt), 0);
+	ck_assert_int_eq(fdt_begin_node(fdt, "aliases"), 0);
+	ck_assert_int_eq(fdt_property_string(fdt, "deep", deepest), 0);
+	ck_assert_int_eq(fdt_end_node(fdt), 0);
+	return end_tree(fdt);
+}
+
+/*
+ * Paths longer than a slot's bytes: the hit path never answers them, the
+ * call's hits are verified by the table (the second lookup of each is a
+ * hit), and alias-relative paths below an alias to them resolve too.
+ */
+START_TEST(long_paths_verified_by_table)
+{
+	char deepest[512], path[600];
+	void *fdt = build_deep(deepest, sizeof(deepest));
+	struct tree *t = g_new0(struct tree, 1);
+	const struct fc_dt_lookup_stats *st = &t->lk.stats[FC_DT_KIND_PATH];
+	uint32_t hits;
+	int off;
+
+	tree_open(t, fdt, 1024);
+	ck_assert_uint_gt(strlen(deepest), FC_DT_PATH_BYTES);
+	/* every prefix of the deepest path that ends a component */
+	for (size_t n = 1; n <= strlen(deepest); n++) {
+		if (deepest[n] != '/' && deepest[n] != '\0')
+			continue;
+		memcpy(path, deepest, n);
+		path[n] = '\0';
+		hits = st->hits;
+		off = path_of(t, path);
+		ck_assert_int_eq(off, fdt_path_offset(fdt, path));
+		ck_assert_int_eq(path_of(t, path), off);
+		ck_assert_uint_eq(st->hits, hits + 1);
+	}
+	off = fdt_path_offset(fdt, deepest);
+	ck_assert_int_eq(alias_of(t, "deep"), off);
+	ck_assert_int_eq(path_of(t, "deep"), off);
+	ck_assert_int_eq(path_of(t, "deep/"), off);
+	ck_assert_int_eq(path_of(t, "deep/x"), FC_ENOENT);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+/*
+ * The same bytes as a path and as an alias name are different keys: a path
+ * below an alias ("s0/c") is never taken for an alias of that name, and an
+ * alias lookup never answers the path lookup of its bytes from a slot.
+ */
+START_TEST(alias_and_path_keys_differ)
+{
+	static const char *const names[] = { "c", "d" };
+	static const char *const aliases[] = { "s0", "/c", "s1", "/d" };
+	void *fdt = build_flat(names, 2, aliases, 2);
+	struct tree *t = g_new0(struct tree, 1);
+	int hit;
+
+	ck_assert_uint_ne(fc_dt_path_key("s0", 2), fc_dt_alias_key("s0", 2));
+	for (size_t slots = 1; slots <= 1024; slots *= 1024) {
+		tree_open(t, fdt, (uint32_t)slots);
+		ck_assert_int_eq(alias_of(t, "s0"), fdt_path_offset(fdt, "/c"));
+		ck_assert(!fc_dt_path_get(&t->lk, "s0", 2, &hit));
+		ck_assert_int_eq(path_of(t, "s0"), fdt_path_offset(fdt, "/c"));
+		ck_assert_int_eq(path_of(t, "s1"), fdt_path_offset(fdt, "/d"));
+		ck_assert_int_eq(alias_of(t, "s0/c"), FC_ENOENT);
+		ck_assert(!fc_dt_alias_get(&t->lk, "s0/c", 4, &hit));
+		ck_assert_int_eq(path_of(t, "/c"), fdt_path_offset(fdt, "/c"));
+		tree_close(t);
+	}
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+START_TEST(alias_collision_is_verified)
+{
+	static const char *const names[] = { "x", "y" };
+	char a[16], b[16];
+	const char *aliases[4] = { a, "/x", b, "/y" };
+	struct tree *t = g_new0(struct tree, 1);
+	const struct fc_dt_lookup_stats *st = &t->lk.stats[FC_DT_KIND_ALIAS];
+	void *fdt;
+	int hit;
+
+	find_colliding(fc_dt_alias_key, "", a, b, sizeof(a));
+	fdt = build_flat(names, 2, aliases, 2);
+	tree_open(t, fdt, 1024);
+	ck_assert_int_eq(alias_of(t, a), fdt_path_offset(fdt, "/x"));
+	/* same key as a: the slot's bytes differ, b is resolved and takes the slot */
+	ck_assert_int_eq(alias_of(t, b), fdt_path_offset(fdt, "/y"));
+	ck_assert(!fc_dt_alias_get(&t->lk, a, (uint32_t)strlen(a), &hit));
+	ck_assert_int_eq(alias_of(t, a), fdt_path_offset(fdt, "/x"));
+	ck_assert_uint_eq(st->collisions, 2);
+	ck_assert_uint_eq(st->hits, 0);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
 START_TEST(cells_names_register)
 {
 	void *fdt = load_dtb("kernel/rk3399-rock960.dtb", FALSE);
@@ -581,6 +732,9 @@ static Suite *dt_lookup_suite(void)
 	tcase_add_test(tc, table_links_and_cells);
 	tcase_add_test(tc, cells_names_register);
 	tcase_add_loop_test(tc, invalid_parent_cells_not_cached, 0, 4);
+	tcase_add_test(tc, long_paths_verified_by_table);
+	tcase_add_test(tc, alias_and_path_keys_differ);
+	tcase_add_test(tc, alias_collision_is_verified);
 	tcase_add_loop_test(tc, hit_paths_refuse_foreign_keys, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

@@ -48,7 +48,8 @@ struct ph_typed_run {
 	guint32 node_cache;   /* slots of the node-offset cache (complete) */
 	int *nodes;           /* per typed lookup: the node its path names (parent, cells) */
 	int *expect;          /* per typed lookup: libfdt's answer, encoded (ph_bench_typed.c) */
-	struct fc_cache_slot *path_slots, *prop_slots, *node_slots;
+	struct fc_dt_path_slot *path_slots;
+	struct fc_cache_slot *prop_slots, *node_slots;
 	struct fc_dt_lookup_stats stats[PH_KINDS];
 	gboolean timed;
 	double ns_per_lookup; /* a replay from empty caches (set-up included), per lookup */

@@ -90,7 +90,7 @@ gboolean ph_typed_prepare(struct ph_bench *b, GError **error)
 	run->node_cache = fc_dt_index_slots(b->dt.nnodes);
 	run->nodes = g_new0(int, MAX(n, 1));
 	run->expect = g_new0(int, MAX(n, 1));
-	run->path_slots = g_new(struct fc_cache_slot, MAX(run->name_cache, 1));
+	run->path_slots = g_new(struct fc_dt_path_slot, MAX(run->name_cache, 1));
 	run->prop_slots = g_new(struct fc_cache_slot, MAX(run->name_cache, 1));
 	run->node_slots = g_new(struct fc_cache_slot, MAX(run->node_cache, 1));
 	for (guint i = 0; i < n; i++) {
@@ -241,5 +241,6 @@ void ph_typed_clear(struct ph_typed_run *run)
 	g_free(run->prop_slots);
 	g_free(run->node_slots);
 	run->nodes = run->expect = NULL;
-	run->path_slots = run->prop_slots = run->node_slots = NULL;
+	run->path_slots = NULL;
+	run->prop_slots = run->node_slots = NULL;
 }

@@ -204,17 +204,22 @@ int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle);
  *   repeated and trailing '/' ignored; a path not starting with '/' begins
  *   with an alias, resolved through /aliases. An alias whose value is not an
  *   absolute path resolves to nothing (libfdt would follow it recursively).
- *   Paths are cached by their bytes in a direct-mapped hash cache; a hit is
- *   verified against the node table (names up the parent chain), so a hash
+ *   Paths are cached by the hash of their bytes in a direct-mapped cache
+ *   whose slots hold the key's bytes too (up to FC_DT_PATH_BYTES), so a hit
+ *   is verified with one comparison of the bytes; a longer path's hit is
+ *   verified against the node table (names up the parent chain). A hash
  *   collision is counted and resolved, never answered with a wrong node.
- * - alias: the node an alias names (fdt_path_offset(fdt, "serial0")).
+ * - alias: the node an alias names (fdt_path_offset(fdt, "serial0")), cached
+ *   by its name in the same slots (under another key than the same bytes as
+ *   a path: "a/b" is a path from alias a, never the alias "a/b").
  * - parent: fdt_parent_offset(), from the table.
  * - reg cells: the #address-cells / #size-cells a node's `reg` is read with
  *   (its parent's, as fdt_address_cells() / fdt_size_cells() give them).
  * - cells: a provider's #xxx-cells (any u32 property, e.g. "#clock-cells"),
  *   through a cache of (node, property name) -> property, verified by name.
  *
- * Memory: FC_DT_NODE_BYTES per node for the table, 8 bytes per cache slot.
+ * Memory: FC_DT_NODE_BYTES per node for the table, FC_DT_PATH_SLOT_BYTES
+ * (64) per path slot, 8 bytes per slot of the other caches.
  * The node cache maps a node's offset (an exact key) to its parent's offset
  * and reg cells, so parent and reg-cells hits read no table entry; a miss
  * finds the node by binary search (log2 N steps) and fills it.
@@ -240,9 +245,27 @@ struct fc_dt_lookup_stats {
 	uint64_t scan_steps; /* node names or properties compared by the searches */
 };
 
+/* Bytes of a path or alias name a path slot holds; longer paths are verified by the table. */
+#define FC_DT_PATH_BYTES 51
+
+/*
+ * One slot of the path cache, FC_DT_PATH_SLOT_BYTES of caller memory: the
+ * key, the answer and the key's bytes, so that a hit is one hash, one key
+ * compare and one memcmp.
+ */
+struct fc_dt_path_slot {
+	uint32_t key;   /* fc_dt_path_key() or fc_dt_alias_key(); FC_CACHE_EMPTY when free */
+	int32_t offset; /* the node's offset */
+	uint32_t node;  /* its table index */
+	uint8_t len;    /* bytes held (1..FC_DT_PATH_BYTES); 0: a longer path, or free */
+	char bytes[FC_DT_PATH_BYTES];
+};
+
+#define FC_DT_PATH_SLOT_BYTES sizeof(struct fc_dt_path_slot)
+
 /* Caller memory for the caches: each a power of two of slots, or 0 for none. */
 struct fc_dt_lookups_config {
-	struct fc_cache_slot *path_slots; /* paths and alias values */
+	struct fc_dt_path_slot *path_slots; /* paths, aliases and alias values */
 	uint32_t npath;
 	struct fc_cache_slot *prop_slots; /* #cells and /aliases properties */
 	uint32_t nprops;
@@ -253,43 +276,53 @@ struct fc_dt_lookups_config {
 };
 
 /*
- * A direct-mapped cache as the inline hit paths read it: its slots and the
- * home slot of a key, hash_32(key, log2 n) as fc_cache_hash_home() has it
- * (so fc_cache_fill() puts a key where these paths look). A 64-bit target
- * takes it from the upper half of one 64-bit product with a constant shift
- * and a mask, since a variable shift costs x86-64 more than the rest of a
- * hit; a 32-bit target keeps the 32-bit multiply and shift.
+ * The home slot of a key in a direct-mapped cache of 2^bits slots,
+ * hash_32(key, bits) as fc_cache_hash_home() has it (so fc_cache_fill()
+ * puts a key where the hit paths look). A 64-bit target takes it from the
+ * upper half of one 64-bit product with a constant shift and a mask, since a
+ * variable shift costs x86-64 more than the rest of a hit; a 32-bit target
+ * keeps the 32-bit multiply and shift.
  */
-struct fc_dt_hit_cache_ {
-	const struct fc_cache_slot *slots;
+struct fc_dt_hash_ {
 #if UINTPTR_MAX > 0xFFFFFFFFu
-	uint64_t mult; /* FC_HASH32_GOLDEN << log2(nslots) */
-	uint32_t mask; /* nslots - 1 */
+	uint64_t mult; /* FC_HASH32_GOLDEN << bits */
 #else
-	uint32_t shift; /* 32 - log2(nslots); nslots >= 2 */
+	uint32_t shift; /* 32 - bits, or 31 for one slot */
 #endif
+	uint32_t mask; /* 2^bits - 1 */
 };
 
 /*
- * fc_dt_home_ - the home slot of key in c.
- * returns: the slot.
+ * fc_dt_home_ - the home slot of key under h.
+ * returns: the slot's index.
  */
-static inline const struct fc_cache_slot *fc_dt_home_(const struct fc_dt_hit_cache_ *c,
-						      uint32_t key)
+static inline uint32_t fc_dt_home_(const struct fc_dt_hash_ *h, uint32_t key)
 {
 #if UINTPTR_MAX > 0xFFFFFFFFu
-	return &c->slots[(uint32_t)(key * c->mult >> 32) & c->mask];
+	return (uint32_t)(key * h->mult >> 32) & h->mask;
 #else
-	return &c->slots[(uint32_t)(key * FC_HASH32_GOLDEN) >> c->shift];
+	return (uint32_t)(key * FC_HASH32_GOLDEN) >> h->shift & h->mask;
 #endif
 }
+
+/* A node or cells cache as the inline hit paths read it. */
+struct fc_dt_hit_cache_ {
+	const struct fc_cache_slot *slots;
+	struct fc_dt_hash_ hash;
+};
+
+/* The path cache: reads go to the caller's slots or to one free slot of libcore's. */
+struct fc_dt_path_cache_ {
+	const struct fc_dt_path_slot *slots;
+	struct fc_dt_path_slot *fill; /* the caller's slots, NULL when none */
+	struct fc_dt_hash_ hash;
+};
 
 /* Property names fc_dt_cells_name() can register per fc_dt_lookups. */
 #define FC_DT_CELL_NAMES 15
 
 struct fc_dt_lookups {
 	const struct fc_dt *dt;
-	struct fc_cache paths; /* hash of a path's bytes -> table index */
 	struct fc_cache props; /* hash of (table index, property name) -> property offset */
 	struct fc_cache nodes; /* node offset -> parent offset and reg cells (FC_DT_NODE_*) */
 	struct fc_cache cells; /* node offset << 2 | name id -> #cells value */
@@ -300,6 +333,7 @@ struct fc_dt_lookups {
 	/* private: the blob's blocks, located once by fc_dt_lookups_init() */
 	struct fc_cache_slot spare_[4];  /* two slots each for a node or cells cache of 0 or 1 */
 	struct fc_dt_hit_cache_ node_hits_, cell_hits_; /* the nodes and cells caches, for the hit paths */
+	struct fc_dt_path_cache_ paths_; /* key's bytes -> node */
 	const uint8_t *structs_;
 	const char *strings_;
 	uint32_t struct_size_, strings_size_;
@@ -391,13 +425,60 @@ int fc_dt_cells_name(struct fc_dt_lookups *lk, const char *name);
  */
 int fc_dt_cells_id(struct fc_dt_lookups *lk, int offset, int id);
 
+#define FC_DT_KEY_MULT_ 0x9E3779B1u  /* odd, with well-spread bits */
+#define FC_DT_KEY_MULT2_ 0x85EBCA77u /* another, for the second lane */
+#define FC_DT_ALIAS_MIX_ 0x5BD1E995u /* an alias's key: the same bytes' path key xor this */
+
 /*
- * fc_dt_path_key - the path cache's key of len bytes at path: the same on
- * every platform (bytes are read little-endian). For tests and tools that
- * need to know which paths share a slot.
+ * fc_dt_key_ - the hash of len bytes at s: eight bytes per step in two lanes
+ * of one multiply each (independent, so a step costs one multiply's latency);
+ * the last 1-3 bytes as one word. Bytes are read little-endian, so the hash
+ * is the same on every platform.
+ * returns: the hash.
+ */
+static inline uint32_t fc_dt_key_(const char *s, uint32_t len)
+{
+	const uint8_t *p = (const uint8_t *)s;
+	uint32_t a = 0x811C9DC5u ^ len, b = 0x27D4EB2Fu, i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		a = (a ^ fc_get_le32(p + i)) * FC_DT_KEY_MULT_;
+		b = (b ^ fc_get_le32(p + i + 4)) * FC_DT_KEY_MULT2_;
+	}
+	if (len - i >= 4) {
+		a = (a ^ fc_get_le32(p + i)) * FC_DT_KEY_MULT_;
+		i += 4;
+	}
+	if (i < len) /* 1-3 bytes: the first, the middle and the last cover them */
+		b = (b ^ (p[i] | (uint32_t)p[i + ((len - i) >> 1)] << 8 |
+			  (uint32_t)p[len - 1] << 16)) * FC_DT_KEY_MULT2_;
+	a = (a ^ (b << 16 | b >> 16)) * FC_DT_KEY_MULT_;
+	return a ^ a >> 15;
+}
+
+/*
+ * fc_dt_path_key - the path cache's key of the path of len bytes at path.
+ * For tests and tools that need to know which paths share a slot.
  * returns: the key (never FC_CACHE_EMPTY).
  */
-uint32_t fc_dt_path_key(const char *path, uint32_t len);
+static inline uint32_t fc_dt_path_key(const char *path, uint32_t len)
+{
+	uint32_t h = fc_dt_key_(path, len);
+
+	return h == FC_CACHE_EMPTY ? 0 : h;
+}
+
+/*
+ * fc_dt_alias_key - the path cache's key of the alias name (len bytes): never
+ * the path key of the same bytes.
+ * returns: the key (never FC_CACHE_EMPTY).
+ */
+static inline uint32_t fc_dt_alias_key(const char *name, uint32_t len)
+{
+	uint32_t h = fc_dt_key_(name, len) ^ FC_DT_ALIAS_MIX_;
+
+	return h == FC_CACHE_EMPTY ? 0 : h;
+}
 
 /*
  * fc_dt_node_parent - the table index of node i's parent, in O(1).
@@ -435,7 +516,8 @@ static inline uint32_t fc_dt_node_parent(const struct fc_dt *dt, uint32_t i)
  */
 static inline bool fc_dt_node_value_(const struct fc_dt_lookups *lk, int offset, uint32_t *v)
 {
-	const struct fc_cache_slot *s = fc_dt_home_(&lk->node_hits_, (uint32_t)offset);
+	const struct fc_cache_slot *s =
+		&lk->node_hits_.slots[fc_dt_home_(&lk->node_hits_.hash, (uint32_t)offset)];
 
 	/* no slot is free and the root is never held: no test for -1 or 0 */
 	if (s->key != (uint32_t)offset)
@@ -501,13 +583,54 @@ static inline bool fc_dt_cells_get(const struct fc_dt_lookups *lk, int offset, i
 				   uint32_t *value)
 {
 	uint32_t key = fc_dt_cells_key(offset, id);
-	const struct fc_cache_slot *s = fc_dt_home_(&lk->cell_hits_, key);
+	const struct fc_cache_slot *s = &lk->cell_hits_.slots[fc_dt_home_(&lk->cell_hits_.hash, key)];
 
 	/* no slot holds FC_CACHE_EMPTY, so a pair with no key misses here too */
 	if (s->key != key)
 		return false;
 	*value = s->value;
 	return true;
+}
+
+/*
+ * fc_dt_name_get_ - the path cache's answer for key and the len bytes at s:
+ * the home slot must hold key and the same bytes (keys longer than
+ * FC_DT_PATH_BYTES are not answered here).
+ * returns: true with *offset set, else false.
+ */
+static inline bool fc_dt_name_get_(const struct fc_dt_lookups *lk, uint32_t key, const char *s,
+				   uint32_t len, int *offset)
+{
+	const struct fc_dt_path_slot *slot = &lk->paths_.slots[fc_dt_home_(&lk->paths_.hash, key)];
+
+	/* len 1..FC_DT_PATH_BYTES in one compare; a free or long slot holds len 0 */
+	if (len - 1 >= FC_DT_PATH_BYTES || slot->key != key || slot->len != len ||
+	    FC_MEMCMP(slot->bytes, s, len) != 0)
+		return false;
+	*offset = slot->offset;
+	return true;
+}
+
+/*
+ * fc_dt_path_get - fc_dt_path_offset() on a path cache hit: one hash, one
+ * key compare and one memcmp of the path's bytes.
+ * returns: true with *offset set, else false (also for a path longer than
+ * FC_DT_PATH_BYTES).
+ */
+static inline bool fc_dt_path_get(const struct fc_dt_lookups *lk, const char *path, uint32_t len,
+				  int *offset)
+{
+	return fc_dt_name_get_(lk, fc_dt_path_key(path, len), path, len, offset);
+}
+
+/*
+ * fc_dt_alias_get - fc_dt_alias_offset() on a path cache hit.
+ * returns: true with *offset set, else false.
+ */
+static inline bool fc_dt_alias_get(const struct fc_dt_lookups *lk, const char *name, uint32_t len,
+				   int *offset)
+{
+	return fc_dt_name_get_(lk, fc_dt_alias_key(name, len), name, len, offset);
 }
 
 #endif /* FDTCACHE_DT_H */
