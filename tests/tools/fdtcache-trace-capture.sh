@@ -4,7 +4,8 @@
 # line checked against its log line, the committed trace remade byte for
 # byte, the replay's lookups and not-found counts per kind), a hand-made log
 # of every line form, and bad lines (truncated, over-long, non-printable)
-# each refused with FILE:LINE and a reason.
+# each refused with FILE:LINE and a reason; with python3, the gdb script under
+# a stand-in for gdb (tests/tools/capture-gdb-fake.py).
 set -u
 . "${top_srcdir:-.}/tests/tools/fdtcache-common.sh"
 tool="$bld/tools/fdtcache-trace"
@@ -125,4 +126,65 @@ printf '# fdtcache-capture 1\npath "/cpus" f+0x1\n' > "$tmp/v1.log"
 expect_exit "v1: no path lines" 1 "$tool" --import capture "$tmp/v1.log"
 grep -qF "v1.log:2: not a capture line (lookup, mark or # comment)" "$tmp/err"
 check "v1: a path line needs version 2" $?
+
+# The gdb side (scripts/capture-boot-trace.gdb.py) under a stand-in for gdb's
+# module (tests/tools/capture-gdb-fake.py): its bounded, page-safe string
+# reads and escapes, on arm and arm64, and what the importer makes of them.
+if command -v python3 > /dev/null; then
+	e=$(awk 'BEGIN { while (n++ < 1023) printf "e" }')
+	f=$(awk 'BEGIN { while (n++ < 1023) printf "f" }')
+	for arch in arm arm64; do
+		python3 "$src/tests/tools/capture-gdb-fake.py" "$src/scripts/capture-boot-trace.gdb.py" \
+			"$tmp/gdb.out" $arch
+		check "gdb script ($arch): every read within a page, 64 bytes and the bound" $?
+		if [ $arch = arm ]; then
+			ret=0xc0809000 str=0xc0903000
+		else
+			ret=0xffff800008009000 str=0xffff800008103000
+		fi
+		cat > "$tmp/gdb.want" <<EOF
+started
+lookup 0xffffffff $ret
+path "/cpus" $ret
+path "/a\\x20b\\x22c\\x5cd\\x80\\x7f:opt" $ret
+path "/$e" $ret
+path "/$f"... $ret
+path unreadable $str $ret
+mark core_init
+alias-id "serial" $ret
+alias-highest "i2c" $ret
+mark user
+ended
+EOF
+		diff "$tmp/gdb.want" "$tmp/gdb.out" > "$tmp/diff"
+		check "gdb script ($arch): a string next to an unmapped page, escapes, the bound" $?
+		head -c 2000 "$tmp/diff"
+	done
+	# its lines as a log: the good ones import, each bad one is refused
+	sed -n '2,11p' "$tmp/gdb.out" > "$tmp/gdb.lines"
+	{ echo '# fdtcache-capture 2'; sed -e '3d;5d;6d' "$tmp/gdb.lines"; } > "$tmp/gdb.log"
+	"$tool" --import capture "$tmp/gdb.log" | grep -v '^# Imported ' > "$tmp/gdb.trace"
+	cat > "$tmp/gdb.want" <<EOF
+0xffffffff # $ret
+path /cpus # $ret
+path /$e # $ret
+@core_init
+# of_alias_get_id("serial") # $ret
+# of_alias_get_highest_id("i2c") # $ret
+@user
+EOF
+	diff "$tmp/gdb.want" "$tmp/gdb.trace" > "$tmp/diff"
+	check "gdb script: its lines import (a path of exactly the 1024-byte bound too)" $?
+	head -c 2000 "$tmp/diff"
+	for bad in "3:the kernel's string holds byte 0x20" "5:over-long string: the kernel's went on" \
+		"6:the capture could not read the kernel's string (at $str)"; do
+		{ echo '# fdtcache-capture 2'; sed -n "${bad%%:*}p" "$tmp/gdb.lines"; } > "$tmp/gdb-bad.log"
+		expect_exit "gdb script: its line ${bad%%:*} refused" 1 \
+			"$tool" --import capture "$tmp/gdb-bad.log"
+		grep -qF "gdb-bad.log:2: ${bad#*:}" "$tmp/err"
+		check "gdb script: its line ${bad%%:*}: ${bad#*:}" $?
+	done
+else
+	echo "# python3 not installed: the gdb script's stand-in run skipped"
+fi
 exit $fail
