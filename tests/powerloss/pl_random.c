@@ -28,6 +28,8 @@
  */
 #include "pl_random.h"
 
+#include "fdtcache/crc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,6 +522,45 @@ static int other_history(const struct run *failed, struct run *pre, uint32_t bas
 }
 
 /*
+ * The zms engines' format limit: the first cut tore the ATE of the op it
+ * hit into one whose crc8 holds, with a value inside it (a delete when its
+ * length is 0), and the torn image is byte for byte the one the same
+ * acknowledged ops leave with an acknowledged zms write of that id and value
+ * in place of that op (the torn bytes read as the erase value, 0x00, and
+ * the crc8 matched once in 256). The key the check read wrong must be the
+ * interrupted op's, and what the mount read that value.
+ */
+static bool zms_format_limit(const struct run *failed, char *evidence, size_t size)
+{
+	static struct run pre;
+	const struct pl_case *c = failed->c;
+	const uint8_t *a = torn_img + torn_off;
+	uint32_t id = fc_get_le32(a + 4), len = fc_get_le16(a + 2);
+	struct pl_val other;
+	int rc;
+
+	if (!failed->first_cut_in_op || torn_len != FC_ALIGN_UP(16u, c->wbs) ||
+	    failed->failed_key != (int)failed->inflight_key || id == UINT32_MAX || len > 8 ||
+	    fc_crc8_ccitt(0xff, a + 1, 15) != a[0] || !replay_prefix(failed, &pre))
+		return false;
+	rc = len ? fc_zms_write(&rig.zfs, id, a + 8, len) : fc_zms_delete(&rig.zfs, id);
+	if (rc < 0 || memcmp(rig.mem, torn_img, (size_t)c->sectors * c->sector_size))
+		return false;
+	other.len = len ? (int)len : -1;
+	memcpy(other.b, a + 8, len);
+	if (!same(&other, &failed->failed_got))
+		return false;
+	snprintf(evidence, size,
+		 "the torn ATE at sector %u offset %u reads id 0x%x, length %u, valid: the image is "
+		 "byte for byte the one the same acknowledged ops leave with an acknowledged zms %s "
+		 "of id 0x%x in place of workload op %u, and what the mount read is that history's "
+		 "value", torn_off / c->sector_size, torn_off % c->sector_size, (unsigned int)id,
+		 (unsigned int)len, len ? "write of those bytes" : "delete", (unsigned int)id,
+		 failed->first_cut_op + 1);
+	return true;
+}
+
+/*
  * Is the failure of failed a limit of the format? The first cut tore an ATE
  * of the op it hit into fields that pass every check (crc8, part, bounds),
  * and the torn image is byte for byte the one another history of
@@ -540,6 +581,8 @@ static bool format_limit(const struct run *failed, char *evidence, size_t size)
 	unsigned int k;
 	int same_image = 0, key = -1;
 
+	if (failed->e == &pl_zms_engine || failed->e == &pl_settings_zms_engine)
+		return zms_format_limit(failed, evidence, size);
 	if (failed->e != &pl_nvs_engine || !failed->first_cut_in_op || torn_len != ate ||
 	    failed->failed_key < 0)
 		return false;
