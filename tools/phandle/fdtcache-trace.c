@@ -4,6 +4,7 @@
  * a device tree blob; fdtcache-trace --import FORMAT FILE: convert a
  * captured record of lookups into a trace (the format: ph_trace.h).
  */
+#include <errno.h>
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,9 +93,56 @@ static int run_import(enum ph_import_format format, const char *path)
 	return rc;
 }
 
+/* Where a generated trace goes: stdout or --output, opened at its first chunk. */
+struct out_file {
+	FILE *f;
+	int err; /* errno of the first failure, or 0 */
+};
+
+static void out_write(GString *text, gpointer data)
+{
+	struct out_file *out = data;
+
+	if (!out->f && !out->err) {
+		out->f = output_path ? fopen(output_path, "wb") : stdout;
+		if (!out->f)
+			out->err = errno;
+	}
+	if (out->f && !out->err && fwrite(text->str, 1, text->len, out->f) != text->len)
+		out->err = errno ? errno : EIO;
+	g_string_truncate(text, 0);
+}
+
+/* The rest of the text, then close; 0, or 1 with the failure said (no partial --output left). */
+static int out_finish(struct out_file *out, GString *text)
+{
+	gboolean opened;
+
+	out_write(text, out);
+	opened = out->f && out->f != stdout;
+	if (out->f && !out->err && fflush(out->f))
+		out->err = errno ? errno : EIO;
+	if (opened && fclose(out->f) && !out->err)
+		out->err = errno ? errno : EIO;
+	if (!out->err)
+		return 0;
+	if (output_path) {
+		g_autofree char *shown = tool_esc_name(output_path);
+
+		if (opened)
+			remove(output_path);
+		fprintf(stderr, "fdtcache-trace: %s: %s\n", shown, g_strerror(out->err));
+	} else {
+		fprintf(stderr, "fdtcache-trace: standard output: write error\n");
+	}
+	return 1;
+}
+
+/* The text is written as it is made: memory stays the DTB's and the lookups'. */
 static int run_generate(const struct ph_gen_opts *opts, const char *path)
 {
 	GError *error = NULL;
+	struct out_file out = { 0 };
 	struct ph_trace trace;
 	struct ph_tree tree;
 	GString *text;
@@ -107,7 +155,7 @@ static int run_generate(const struct ph_gen_opts *opts, const char *path)
 	ph_tree_build(&tree, fdt, len);
 	ph_trace_init(&trace);
 	text = g_string_new(NULL);
-	ph_gen(&trace, &tree, path, opts, text);
+	ph_gen_stream(&trace, &tree, path, opts, text, out_write, &out);
 	if (!ph_trace_lookups(&trace) && !ph_trace_typed(&trace)) {
 		g_autofree char *shown = tool_esc_name(path);
 
@@ -115,7 +163,7 @@ static int run_generate(const struct ph_gen_opts *opts, const char *path)
 			shown);
 		rc = 1;
 	} else {
-		rc = write_out(text);
+		rc = out_finish(&out, text);
 	}
 	g_string_free(text, TRUE);
 	ph_trace_clear(&trace);

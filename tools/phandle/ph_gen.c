@@ -7,6 +7,8 @@
 #include "common/escape.h"
 #include "ph_refs.h"
 
+#define CHUNK (64u * 1024u) /* text handed to the sink at a time */
+
 void ph_gen_defaults(struct ph_gen_opts *opts, enum ph_model model)
 {
 	*opts = (struct ph_gen_opts){
@@ -47,6 +49,8 @@ void ph_gen_emit(struct ph_gen *g, guint32 phandle, guint node, const char *why)
 		g_string_append_c(g->text, ' ');
 		tool_esc_append(g->text, why, strlen(why), TOOL_ESC_UTF8);
 		g_string_append_c(g->text, '\n');
+		if (g->sink && g->text->len >= CHUNK)
+			g->sink(g->text, g->sink_data);
 	}
 }
 
@@ -124,7 +128,14 @@ static void write_header(const struct ph_gen *g, const char *dtb_name)
 void ph_gen(struct ph_trace *trace, const struct ph_tree *tree, const char *dtb_name,
 	    const struct ph_gen_opts *opts, GString *text)
 {
-	struct ph_gen g = { .trace = trace, .tree = tree, .opts = opts, .text = text };
+	ph_gen_stream(trace, tree, dtb_name, opts, text, NULL, NULL);
+}
+
+void ph_gen_stream(struct ph_trace *trace, const struct ph_tree *tree, const char *dtb_name,
+		   const struct ph_gen_opts *opts, GString *text, ph_gen_sink sink, gpointer data)
+{
+	struct ph_gen g = { .trace = trace, .tree = tree, .opts = opts, .text = text,
+			    .sink = text ? sink : NULL, .sink_data = data };
 
 	if (text)
 		write_header(&g, dtb_name);

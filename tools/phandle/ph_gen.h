@@ -55,12 +55,26 @@ void ph_gen_defaults(struct ph_gen_opts *opts, enum ph_model model);
 void ph_gen(struct ph_trace *trace, const struct ph_tree *tree, const char *dtb_name,
 	    const struct ph_gen_opts *opts, GString *text);
 
+/* A consumer of the trace text written so far: it takes it out of text. */
+typedef void (*ph_gen_sink)(GString *text, gpointer data);
+
+/*
+ * ph_gen_stream - ph_gen, handing text to sink whenever it holds a chunk
+ * (64 KiB) and the trace a lookup, so the text never grows with the trace;
+ * what is left at the end stays in text. An empty trace's text never reaches
+ * sink.
+ */
+void ph_gen_stream(struct ph_trace *trace, const struct ph_tree *tree, const char *dtb_name,
+		   const struct ph_gen_opts *opts, GString *text, ph_gen_sink sink, gpointer data);
+
 /* The generator's state, shared by the models (ph_gen.c, ph_gen_boot.c). */
 struct ph_gen {
 	struct ph_trace *trace;
 	const struct ph_tree *tree;
 	const struct ph_gen_opts *opts;
 	GString *text;
+	ph_gen_sink sink; /* or NULL: text holds the whole trace */
+	gpointer sink_data;
 	gboolean marked; /* @core_init written */
 };
 
