@@ -282,8 +282,8 @@ def main():
                             max(0, r1 - r0) * 1024 / max(1, b1 - b0), r1))
     print("\nper row: the largest input, its CPU time, the time ratio of the last doubling")
     print("(linear: 2.00x; target <= %.1fx) and the peak RSS growth per input byte grown" % TARGET)
-    print("%-26s %-21s %10s %9s %8s %6s %9s %8s %s" %
-          ("tool", "input", "largest", "input_MiB", "cpu_s", "ratio", "rss_B/B", "rss_MiB", ""))
+    print("%-26s %-21s %10s %9s %8s %6s %9s %8s" %
+          ("tool", "input", "largest", "input_MiB", "cpu_s", "ratio", "rss_B/B", "rss_MiB"))
     for tool, kind, size, b1, t1, last, per_byte, r1 in summary:
         print("%-26s %-21s %10d %9.1f %8.3f %5.2fx %9.2f %8.1f %s" %
               (tool, kind, size, b1 / 1048576, t1, last, per_byte, r1 / 1024, verdict(last)))
