@@ -17,9 +17,9 @@ int nvs_check_config_(const struct fc_nvs_config *cfg)
 	geo = &cfg->flash->geo;
 	if (geo->write_size > NVS_BLOCK)
 		return FC_EINVAL;
-	ate_size = FC_MAX(FC_NVS_ATE_BYTES, geo->write_size);
+	ate_size = FC_MAX(FC_NVS_ATE_BYTES, geo->write_size); /* a power of two, as write_size */
 	if (cfg->sector_size > 65536u || cfg->sector_size < 6 * ate_size ||
-	    cfg->sector_size % geo->erase_size || cfg->sector_size % ate_size)
+	    cfg->sector_size % geo->erase_size || (cfg->sector_size & (ate_size - 1u)))
 		return FC_EINVAL;
 	if (cfg->sector_count < 2 || cfg->offset % geo->erase_size)
 		return FC_EINVAL;
