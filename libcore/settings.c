@@ -14,13 +14,17 @@
 #define ID_END FC_SETTINGS_ID_NAME_LAST
 #define HOLE 0u                                /* INDEX: no name at this id */
 
-/* Where a name lives, or where a new one would go. */
-struct lookup {
-	uint16_t id;      /* the name's id, when found */
-	uint16_t free_id; /* lowest known free id, else last_name_id + 1 */
-	bool found;
-	bool cached;      /* ZEPHYR_RING: found through the ring */
-};
+/*
+ * Zephyr's cache modes, for comparisons. FC_NO_EMULATION: init refuses
+ * them, and with the test constant the optimiser drops their code.
+ */
+#ifdef FC_NO_EMULATION
+#define EMULATED(s) ((void)(s), false)
+#define MODE_LAST FC_SETTINGS_CACHE_INDEX
+#else
+#define EMULATED(s) ((s)->cfg.cache_mode != FC_SETTINGS_CACHE_INDEX)
+#define MODE_LAST FC_SETTINGS_CACHE_ZEPHYR_RING_FIX
+#endif
 
 int fc_settings_name_len(const char *name)
 {
@@ -66,21 +70,23 @@ static bool name_matches(int rc, const char *buf, const char *name, size_t len)
 #ifndef FC_READONLY
 static unsigned int hint(const struct fc_settings *s, unsigned int h)
 {
-	return s->cfg.cache_mode == FC_SETTINGS_CACHE_INDEX ? h : 0;
+	return EMULATED(s) ? 0 : h;
 }
 
-/* The counter only changes to a value it does not hold (see counter_value). */
+/*
+ * The counter only changes to a value it does not hold (see counter_value).
+ * Its bytes are in s, and read back from there after the write.
+ */
 static int write_counter(struct fc_settings *s, uint16_t last)
 {
-	uint8_t raw[2];
 	int rc;
 
-	fc_put_le16(raw, last);
-	rc = fc_nvs_write_hint(s->cfg.fs, FC_SETTINGS_ID_COUNTER, raw, sizeof(raw),
-			       hint(s, FC_NVS_HINT_CHANGED));
+	fc_put_le16(s->scratch, last);
+	rc = fc_nvs_write_hint(s->cfg.fs, FC_SETTINGS_ID_COUNTER, s->scratch,
+			       sizeof(s->scratch), hint(s, FC_NVS_HINT_CHANGED));
 	if (rc < 0)
 		return rc;
-	s->last_name_id = last;
+	s->last_name_id = fc_get_le16(s->scratch);
 	return 0;
 }
 #endif /* FC_READONLY */
@@ -111,7 +117,7 @@ static int read_counter(struct fc_nvs *fs, uint16_t *last)
 
 int fc_settings_init(struct fc_settings *s, const struct fc_settings_config *cfg)
 {
-	if (!s || !cfg || !cfg->fs || cfg->cache_mode > FC_SETTINGS_CACHE_ZEPHYR_RING_FIX)
+	if (!s || !cfg || !cfg->fs || cfg->cache_mode > MODE_LAST)
 		return FC_EINVAL;
 	if (cfg->cache_len && !cfg->cache)
 		return FC_EINVAL;
@@ -144,7 +150,7 @@ static uint16_t index_top(const struct fc_settings *s)
 
 static void index_set(struct fc_settings *s, uint16_t id, uint16_t key)
 {
-	if (s->cfg.cache_mode != FC_SETTINGS_CACHE_INDEX || !index_covers(s, id))
+	if (EMULATED(s) || !index_covers(s, id))
 		return;
 	s->cfg.cache[id - FC_SETTINGS_ID_NAME_FIRST] = key;
 	if (key == HOLE && id < s->lowest_hole)
@@ -198,7 +204,7 @@ static uint16_t index_free_id(struct fc_settings *s)
  * memory is smaller than the number of names).
  */
 static int scan_ids(struct fc_settings *s, uint32_t from, const char *name, size_t len,
-		    struct lookup *lu)
+		    struct fc_settings_lookup_ *lu)
 {
 	char *buf = s->lookup_name;
 	uint16_t free_id = 0;
@@ -226,7 +232,7 @@ static int scan_ids(struct fc_settings *s, uint32_t from, const char *name, size
 }
 
 static int index_find(struct fc_settings *s, const char *name, size_t len, uint16_t hash,
-		      struct lookup *lu)
+		      struct fc_settings_lookup_ *lu)
 {
 	uint16_t key = index_key(hash);
 	uint16_t top;
@@ -273,7 +279,7 @@ static void ring_add(struct fc_settings *s, uint16_t hash, uint16_t id)
 }
 
 static int ring_match(struct fc_settings *s, const char *name, size_t len, uint16_t hash,
-		      struct lookup *lu)
+		      struct fc_settings_lookup_ *lu)
 {
 	char *buf = s->lookup_name;
 
@@ -296,7 +302,7 @@ static int ring_match(struct fc_settings *s, const char *name, size_t len, uint1
 }
 
 static int zephyr_find(struct fc_settings *s, const char *name, size_t len, uint16_t hash,
-		       struct lookup *lu)
+		       struct fc_settings_lookup_ *lu)
 {
 	enum fc_settings_cache_mode mode = s->cfg.cache_mode;
 	int rc;
@@ -329,20 +335,21 @@ static void zephyr_added(struct fc_settings *s, uint16_t hash, uint16_t id)
 
 /* ---- save / get / delete ------------------------------------------------ */
 
-/* Validates name and looks it up. Returns its length, or an error. */
-static int find_name(struct fc_settings *s, const char *name, uint16_t *hash, struct lookup *lu)
+/* Validates name and looks it up into s->lu. Returns its length, or an error. */
+static int find_name(struct fc_settings *s, const char *name)
 {
+	struct fc_settings_lookup_ *lu = &s->lu;
 	int len = fc_settings_name_len(name);
 	int rc;
 
 	if (len < 0)
 		return len;
-	*hash = name_hash(name, (size_t)len);
 	FC_MEMSET(lu, 0, sizeof(*lu));
-	if (s->cfg.cache_mode == FC_SETTINGS_CACHE_INDEX)
-		rc = index_find(s, name, (size_t)len, *hash, lu);
+	lu->hash = name_hash(name, (size_t)len);
+	if (EMULATED(s))
+		rc = zephyr_find(s, name, (size_t)len, lu->hash, lu);
 	else
-		rc = zephyr_find(s, name, (size_t)len, *hash, lu);
+		rc = index_find(s, name, (size_t)len, lu->hash, lu);
 	return rc < 0 ? rc : len;
 }
 
@@ -361,17 +368,15 @@ static int delete_pair(struct fc_settings *s, uint16_t id)
 
 int fc_settings_delete(struct fc_settings *s, const char *name)
 {
-	struct lookup lu;
-	uint16_t hash;
-	int rc = find_name(s, name, &hash, &lu);
+	int rc = find_name(s, name);
 
-	if (rc < 0 || !lu.found)
+	if (rc < 0 || !s->lu.found)
 		return rc < 0 ? rc : 0;
-	rc = delete_pair(s, lu.id);
+	rc = delete_pair(s, s->lu.id);
 	if (rc < 0)
 		return rc;
-	if (lu.id == s->last_name_id)
-		return write_counter(s, (uint16_t)(lu.id - 1u));
+	if (s->lu.id == s->last_name_id)
+		return write_counter(s, (uint16_t)(s->lu.id - 1u));
 	return 0;
 }
 
@@ -379,15 +384,17 @@ int fc_settings_delete(struct fc_settings *s, const char *name)
  * Ids above the counter are empty: a save raises the counter before writing
  * them, a delete and load lower it only after both are gone. A free id
  * below it holds no name; a leftover value there is only overwritten.
+ * The id and hash are read from s->lu after each write, not kept in
+ * registers across it (the writes are the deepest calls).
  */
-static int save_new(struct fc_settings *s, const char *name, size_t len, uint16_t hash,
-		    const void *value, size_t vlen, struct lookup *lu)
+static int save_new(struct fc_settings *s, const char *name, size_t len, const void *value,
+		    size_t vlen)
 {
-	uint16_t id = lu->free_id ? lu->free_id : (uint16_t)(s->last_name_id + 1u);
+	uint16_t id = s->lu.free_id ? s->lu.free_id : (uint16_t)(s->last_name_id + 1u);
 	unsigned int h = hint(s, id > s->last_name_id ? FC_NVS_HINT_ABSENT : FC_NVS_HINT_CHANGED);
 	int rc;
 
-	lu->id = id;
+	s->lu.id = id;
 	if (id >= ID_END)
 		return FC_ENOSPC;
 	if (id > s->last_name_id) {
@@ -395,54 +402,50 @@ static int save_new(struct fc_settings *s, const char *name, size_t len, uint16_
 		if (rc < 0)
 			return rc;
 	}
-	rc = fc_nvs_write_hint(s->cfg.fs, (uint16_t)(id + FC_SETTINGS_VALUE_OFFSET), value, vlen,
-			       h);
+	rc = fc_nvs_write_hint(s->cfg.fs, (uint16_t)(s->lu.id + FC_SETTINGS_VALUE_OFFSET), value,
+			       vlen, h);
 	if (rc < 0)
 		return rc;
-	rc = fc_nvs_write_hint(s->cfg.fs, id, name, len, h);
+	rc = fc_nvs_write_hint(s->cfg.fs, s->lu.id, name, len, h);
 	if (rc < 0)
 		return rc;
-	if (s->cfg.cache_mode == FC_SETTINGS_CACHE_INDEX)
-		index_set(s, id, index_key(hash));
+	index_set(s, s->lu.id, index_key(s->lu.hash));
 	return 0;
 }
 
 int fc_settings_save(struct fc_settings *s, const char *name, const void *value, size_t len)
 {
-	struct lookup lu;
-	uint16_t hash;
 	int rc;
 
 	if (len == 0 || !value)
 		return fc_settings_delete(s, name);
-	rc = find_name(s, name, &hash, &lu);
+	rc = find_name(s, name);
 	if (rc < 0)
 		return rc;
-	if (!lu.found) {
-		rc = save_new(s, name, (size_t)rc, hash, value, len, &lu);
+	if (!s->lu.found) {
+		rc = save_new(s, name, (size_t)rc, value, len);
 	} else {
-		rc = fc_nvs_write(s->cfg.fs, (uint16_t)(lu.id + FC_SETTINGS_VALUE_OFFSET), value, len);
+		rc = fc_nvs_write(s->cfg.fs, (uint16_t)(s->lu.id + FC_SETTINGS_VALUE_OFFSET), value,
+				  len);
 	}
 	if (rc < 0)
 		return rc;
 	/* Zephyr puts every saved name it did not find in the ring into it. */
-	if (s->cfg.cache_mode >= FC_SETTINGS_CACHE_ZEPHYR_RING && !lu.cached)
-		zephyr_added(s, hash, lu.id);
+	if (EMULATED(s) && s->cfg.cache_mode >= FC_SETTINGS_CACHE_ZEPHYR_RING && !s->lu.cached)
+		zephyr_added(s, s->lu.hash, s->lu.id);
 	return 0;
 }
 #endif /* FC_READONLY */
 
 int fc_settings_get(struct fc_settings *s, const char *name, void *buf, size_t len)
 {
-	struct lookup lu;
-	uint16_t hash;
-	int rc = find_name(s, name, &hash, &lu);
+	int rc = find_name(s, name);
 
 	if (rc < 0)
 		return rc;
-	if (!lu.found)
+	if (!s->lu.found)
 		return FC_ENOENT;
-	return fc_nvs_read(s->cfg.fs, (uint16_t)(lu.id + FC_SETTINGS_VALUE_OFFSET), buf, len);
+	return fc_nvs_read(s->cfg.fs, (uint16_t)(s->lu.id + FC_SETTINGS_VALUE_OFFSET), buf, len);
 }
 
 /* ---- load ---------------------------------------------------------------- */
@@ -456,58 +459,63 @@ static bool in_subtree(const char *name, size_t len, const char *subtree, size_t
 	return len == slen || name[slen] == '/';
 }
 
-struct load_pass {
-	const char *subtree;
-	size_t subtree_len;
-	uint8_t *buf;
-	size_t buf_size;
-	fc_settings_load_cb cb;
-	void *ctx;
-};
-
 /*
  * Zephyr reads a value twice (its length, then in the handler); ours reads
  * it once, or only its length when the name is not wanted.
  */
-static int read_value(struct fc_settings *s, uint16_t id, const struct load_pass *p, bool wanted)
+static int read_value(struct fc_settings *s, uint16_t id, bool wanted)
 {
 	uint16_t vid = (uint16_t)(id + FC_SETTINGS_VALUE_OFFSET);
-	uint8_t probe;
 	int rc;
 
-	if (s->cfg.cache_mode != FC_SETTINGS_CACHE_INDEX) {
-		rc = fc_nvs_read(s->cfg.fs, vid, &probe, sizeof(probe));
+	if (EMULATED(s)) {
+		rc = fc_nvs_read(s->cfg.fs, vid, s->scratch, 1);
 		if (rc <= 0 || !wanted)
 			return rc;
 	}
-	if (!wanted || !p->buf_size)
-		return fc_nvs_read(s->cfg.fs, vid, &probe, 0);
-	return fc_nvs_read(s->cfg.fs, vid, p->buf, p->buf_size);
+	if (!wanted)
+		return fc_nvs_read(s->cfg.fs, vid, NULL, 0);
+	return fc_nvs_read(s->cfg.fs, vid, s->pass.buf, s->pass.buf_size);
 }
 
-static int report(const struct load_pass *p, const char *name, size_t nlen, uint16_t id,
-		  int vlen)
+/* Not inlined: the entry is on the stack during the callback only. */
+static FC_NOINLINE int report(struct fc_settings *s, size_t nlen, uint16_t id, int vlen)
 {
 	struct fc_settings_entry e = {
-		.name = name,
+		.name = s->load_name,
 		.name_len = nlen,
 		.name_id = id,
-		.value = p->buf,
+		.value = s->pass.buf,
 		.value_len = (size_t)vlen,
-		.value_read = FC_MIN((size_t)vlen, p->buf_size),
+		.value_read = FC_MIN((size_t)vlen, s->pass.buf_size),
 	};
 
-	return p->cb ? p->cb(p->ctx, &e) : 0;
+	return s->pass.cb ? s->pass.cb(s->pass.ctx, &e) : 0;
 }
 
-static void remember(struct fc_settings *s, uint16_t id, const char *name, size_t len)
+/* Bytes of the name a read returned (a name too long is cut one past the limit). */
+static size_t read_len(int rc)
 {
-	uint16_t hash = name_hash(name, len);
+	return rc > 0 ? (size_t)FC_MIN(rc, NAME_BUF) : 0;
+}
 
-	if (s->cfg.cache_mode == FC_SETTINGS_CACHE_INDEX)
-		index_set(s, id, index_key(hash));
-	else
+/* Recomputed after each read, so nothing about the name stays in registers across it. */
+static bool wanted(const struct fc_settings *s, int rc1)
+{
+	return rc1 > 0 && in_subtree(s->load_name, read_len(rc1), s->pass.subtree,
+				     s->pass.subtree_len);
+}
+
+static void remember(struct fc_settings *s, uint16_t id, size_t len)
+{
+	uint16_t hash = name_hash(s->load_name, len);
+
+	if (EMULATED(s)) {
 		ring_add(s, hash, id);
+		s->ring_total++;
+	} else {
+		index_set(s, id, index_key(hash));
+	}
 }
 
 #ifndef FC_READONLY
@@ -524,30 +532,23 @@ static int repaired(struct fc_settings *s, int rc)
 
 /*
  * One id of the load walk. Zephyr's repairs: one of the pair missing
- * deletes both; an empty or repaired id at the top lowers *last (written
- * once by the caller).
+ * deletes both; an empty or repaired id at the top lowers last_name_id
+ * (written once by the caller).
  */
-static int load_id(struct fc_settings *s, uint16_t id, const struct load_pass *p, uint16_t *last,
-		   uint32_t *names)
+static int load_id(struct fc_settings *s, uint16_t id)
 {
-	char *name = s->load_name;
-	int rc1 = read_name(s, id, name);
+	int rc1 = read_name(s, id, s->load_name);
 	int rc2;
-	size_t nlen;
-	bool wanted;
 
 	if (rc1 < 0 && !is_missing(rc1) && rc1 != FC_EBADCRC)
 		return rc1;
-	nlen = rc1 > 0 ? (size_t)FC_MIN(rc1, NAME_BUF) : 0;
-	name[nlen] = '\0';
-	wanted = rc1 > 0 && in_subtree(name, nlen, p->subtree, p->subtree_len);
-	rc2 = read_value(s, id, p, wanted);
+	s->load_name[read_len(rc1)] = '\0';
+	rc2 = read_value(s, id, wanted(s, rc1));
 	if (rc2 < 0 && !is_missing(rc2) && rc2 != FC_EBADCRC)
 		return rc2;
 	if (rc1 > 0 && rc2 > 0) {
-		(*names)++;
-		remember(s, id, name, nlen);
-		return wanted ? report(p, name, nlen, id, rc2) : 0;
+		remember(s, id, read_len(rc1));
+		return wanted(s, rc1) ? report(s, read_len(rc1), id, rc2) : 0;
 	}
 #ifndef FC_READONLY
 	if (rc1 > 0 || rc2 > 0) {
@@ -557,58 +558,73 @@ static int load_id(struct fc_settings *s, uint16_t id, const struct load_pass *p
 			return repaired(s, rc);
 	}
 #endif /* FC_READONLY: a half pair is skipped, not repaired */
-	if (id == *last)
-		(*last)--;
+	if (id == s->last_name_id)
+		s->last_name_id--;
 	return 0;
 }
 
-static int load(struct fc_settings *s, const struct load_pass *p)
+/* The walk lowers s->last_name_id in memory; the counter is written after. */
+static FC_NOINLINE int load(struct fc_settings *s)
 {
-	uint16_t last = s->last_name_id;
-	uint32_t names = 0;
+	uint16_t top = s->last_name_id;
 	int rc = 0;
 
 	s->ready = false;
 	s->ring_next = 0;
+	s->ring_total = 0;
 	s->repair_err = 0;
 	s->lowest_hole = FC_SETTINGS_ID_NAME_FIRST;
 	if (s->cfg.cache_len)
 		FC_MEMSET(s->cfg.cache, 0, s->cfg.cache_len * sizeof(uint16_t));
-	for (uint32_t id = s->last_name_id; id >= FC_SETTINGS_ID_NAME_FIRST && !rc; id--)
-		rc = load_id(s, (uint16_t)id, p, &last, &names);
+	for (uint16_t id = top; id > FC_SETTINGS_ID_COUNTER && !rc; id--)
+		rc = load_id(s, id);
 #ifndef FC_READONLY
-	if (!rc && last != s->last_name_id)
-		rc = repaired(s, write_counter(s, last));
-#else
-	s->last_name_id = last; /* lowered in memory only */
-#endif
+	if (s->last_name_id != top) {
+		uint16_t last = s->last_name_id;
+
+		s->last_name_id = top; /* as on flash until the write */
+		if (!rc)
+			rc = repaired(s, write_counter(s, last));
+	}
+#endif /* FC_READONLY: lowered in memory only */
 	if (rc)
 		return rc;
-	s->ring_total = names;
 	s->ready = true;
 	return 0;
+}
+
+/* Load's arguments live in s, so load itself is a tail call. */
+static void pass_set(struct fc_settings *s, uint8_t *buf, size_t buf_size,
+		     fc_settings_load_cb cb, void *ctx)
+{
+	s->pass.buf = buf;
+	s->pass.buf_size = buf ? buf_size : 0;
+	s->pass.cb = cb;
+	s->pass.ctx = ctx;
 }
 
 int fc_settings_load_subtree(struct fc_settings *s, const char *subtree, uint8_t *buf,
 			     size_t buf_size, fc_settings_load_cb cb, void *ctx)
 {
-	struct load_pass p = { .buf = buf, .buf_size = buf ? buf_size : 0, .cb = cb, .ctx = ctx };
+	int len = 0;
 
 	if (subtree && subtree[0]) {
-		int len = fc_settings_name_len(subtree);
-
+		len = fc_settings_name_len(subtree);
 		if (len < 0)
 			return len;
-		p.subtree = subtree;
-		p.subtree_len = (size_t)len;
 	}
-	return load(s, &p);
+	pass_set(s, buf, buf_size, cb, ctx);
+	s->pass.subtree = subtree;
+	s->pass.subtree_len = (size_t)len;
+	return load(s);
 }
 
 int fc_settings_load(struct fc_settings *s, uint8_t *buf, size_t buf_size,
 		     fc_settings_load_cb cb, void *ctx)
 {
-	return fc_settings_load_subtree(s, NULL, buf, buf_size, cb, ctx);
+	pass_set(s, buf, buf_size, cb, ctx);
+	s->pass.subtree_len = 0;
+	return load(s);
 }
 
 /* ---- read-only scan for tools -------------------------------------------- */

@@ -213,6 +213,25 @@ START_TEST(load_as_zephyr)
 }
 END_TEST
 
+#ifdef FC_NO_EMULATION
+/* Zephyr's cache modes are compiled out: init refuses them before it looks
+ * at the (here unmounted) nvs, and takes ours as far as that check. */
+START_TEST(no_emulation_refuses_zephyr_modes)
+{
+	static struct fc_nvs fs;
+	struct fc_settings s;
+	struct fc_settings_config cfg = { .fs = &fs };
+
+	for (int m = FC_SETTINGS_CACHE_ZEPHYR_NONE; m <= FC_SETTINGS_CACHE_ZEPHYR_RING_FIX; m++) {
+		cfg.cache_mode = (enum fc_settings_cache_mode)m;
+		ck_assert_int_eq(fc_settings_init(&s, &cfg), FC_EINVAL);
+	}
+	cfg.cache_mode = FC_SETTINGS_CACHE_INDEX;
+	ck_assert_int_eq(fc_settings_init(&s, &cfg), FC_ENOTMOUNTED);
+}
+END_TEST
+#endif
+
 static gint by_name(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -258,6 +277,9 @@ int main(void)
 		return 99;
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, load_as_zephyr, 0, (int)(vectors->len * G_N_ELEMENTS(configs)));
+#ifdef FC_NO_EMULATION
+	tcase_add_test(tc, no_emulation_refuses_zephyr_modes);
+#endif
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);
 }

@@ -17,7 +17,7 @@
  * without reading flash, and a stored one costs one read of the candidate
  * names whose hash matches. Ids beyond the cache's length are scanned on
  * flash, as Zephyr does for every id. The Zephyr modes reproduce Zephyr's own
- * algorithms over the same format, for comparisons.
+ * algorithms over the same format, for comparisons (not with FC_NO_EMULATION).
  */
 #ifndef FDTCACHE_SETTINGS_H
 #define FDTCACHE_SETTINGS_H
@@ -60,6 +60,28 @@ struct fc_settings_stats {
 	uint32_t scans;         /* saves, gets or deletes that scanned */
 };
 
+/* What load and scan report for one stored name. */
+struct fc_settings_entry {
+	const char *name;     /* NUL-terminated copy in s, valid during the callback */
+	size_t name_len;
+	uint16_t name_id;
+	const uint8_t *value; /* the caller's buffer */
+	size_t value_len;     /* stored length */
+	size_t value_read;    /* bytes in value: min(value_len, buffer size) */
+};
+
+/* A non-zero return stops the load and is returned by it. */
+typedef int (*fc_settings_load_cb)(void *ctx, const struct fc_settings_entry *e);
+
+/* Private: where a name lives, or where a new one would go (settings.c). */
+struct fc_settings_lookup_ {
+	uint16_t id;      /* the name's id, when found */
+	uint16_t free_id; /* lowest known free id, else last_name_id + 1 */
+	uint16_t hash;    /* the name's CRC-16 */
+	bool found;
+	bool cached;      /* ZEPHYR_RING: found through the ring */
+};
+
 struct fc_settings {
 	struct fc_settings_config cfg;
 	uint16_t last_name_id;  /* as on flash, or 0x8000 when absent */
@@ -73,24 +95,23 @@ struct fc_settings {
 	uint16_t lowest_hole;   /* INDEX: no free id in the cache below this id */
 	uint32_t ring_next;     /* ZEPHYR_RING*: next entry to overwrite */
 	uint32_t ring_total;    /* ZEPHYR_RING*: Zephyr's cache_total */
-	/* names read to compare (get, save, delete) and the one a load reports:
+	/* the arguments of the load in progress, the counter's bytes as
+	 * written (or a value's first byte, Zephyr's length probe), the names
+	 * read to compare (get, save, delete) and the one a load reports:
 	 * here, not on the stack */
+	struct {
+		const char *subtree;
+		size_t subtree_len;
+		uint8_t *buf;
+		size_t buf_size;
+		fc_settings_load_cb cb;
+		void *ctx;
+	} pass;
+	uint8_t scratch[2];
+	struct fc_settings_lookup_ lu; /* the last lookup of a name */
 	char lookup_name[FC_SETTINGS_NAME_MAX + 1];
 	char load_name[FC_SETTINGS_NAME_MAX + 2];
 };
-
-/* What load and scan report for one stored name. */
-struct fc_settings_entry {
-	const char *name;     /* NUL-terminated copy in s, valid during the callback */
-	size_t name_len;
-	uint16_t name_id;
-	const uint8_t *value; /* the caller's buffer */
-	size_t value_len;     /* stored length */
-	size_t value_read;    /* bytes in value: min(value_len, buffer size) */
-};
-
-/* A non-zero return stops the load and is returned by it. */
-typedef int (*fc_settings_load_cb)(void *ctx, const struct fc_settings_entry *e);
 
 /*
  * fc_settings_name_len - validate a settings name: 1..FC_SETTINGS_NAME_MAX
@@ -111,7 +132,8 @@ int fc_settings_name_len(const char *name);
  * returns:
  *	0, attached
  *	FC_EINVAL, a bad configuration (NULL s, cfg or fs, unknown mode,
- *		cache_len > 0 with NULL cache, a ring of odd length)
+ *		cache_len > 0 with NULL cache, a ring of odd length, a Zephyr
+ *		mode in an FC_NO_EMULATION build)
  *	FC_ENOTMOUNTED, cfg->fs is not mounted
  *	an nvs read error
  */
