@@ -19,12 +19,29 @@ static int settings_pair(void *ctx, const struct fc_settings_entry *e)
 }
 
 /*
+ * In Zephyr mode every read, settings name or value read and free-space
+ * step walks the log from the head: up to one ATE read per slot, and a
+ * 4 MiB image has 500,000 slots. Such calls run only where walks x slots
+ * stays within ZEPHYR_WALK_BUDGET ATE reads (Zephyr's own cost, so the
+ * bound is the harness's, not the engine's).
+ */
+#define ZEPHYR_WALK_BUDGET ((uint64_t)1 << 24)
+
+static uint64_t ate_slots(const struct fuzz_nvs *r)
+{
+	return (uint64_t)r->cfg.sector_count * r->cfg.sector_size /
+	       FC_MAX(8u, r->ram.dev.geo.write_size);
+}
+
+static bool affordable(const struct fuzz_nvs *r, uint64_t walks)
+{
+	return r->cfg.lookup != FC_NVS_LOOKUP_ZEPHYR || walks * ate_slots(r) <= ZEPHYR_WALK_BUDGET;
+}
+
+/*
  * Whatever the image, a mount either fails cleanly or gives an fs where a
  * write that returned success reads back, also after a remount.
  */
-/* Zephyr's own free-space count is O(n^2) in ATEs: as nvs-inspect, only on small images. */
-#define ZEPHYR_FREE_MAX_ATES 4096u
-
 static void exercise_mounted(struct fuzz_nvs *r, uint32_t ates)
 {
 	static const uint8_t value[12] = { 0x5a, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
@@ -34,15 +51,17 @@ static void exercise_mounted(struct fuzz_nvs *r, uint32_t ates)
 	uint16_t name_cache[64];
 	int rc, wrote;
 
-	for (uint32_t id = 0; id < 64; id++)
-		fc_nvs_read(&r->fs, (uint16_t)id, buf, sizeof(buf));
-	fc_nvs_read_hist(&r->fs, 1, buf, sizeof(buf), 1);
-	if (r->cfg.lookup != FC_NVS_LOOKUP_ZEPHYR || ates <= ZEPHYR_FREE_MAX_ATES)
+	if (affordable(r, 65)) {
+		for (uint32_t id = 0; id < 64; id++)
+			fc_nvs_read(&r->fs, (uint16_t)id, buf, sizeof(buf));
+		fc_nvs_read_hist(&r->fs, 1, buf, sizeof(buf), 1);
+	}
+	if (affordable(r, ates))
 		fc_nvs_calc_free_space(&r->fs);
 	fc_nvs_sector_max_data_size(&r->fs);
 	scfg.cache = name_cache;
 	scfg.cache_len = FC_ARRAY_SIZE(name_cache);
-	if (fc_settings_init(&st, &scfg) == 0)
+	if (affordable(r, 2ull * ates) && fc_settings_init(&st, &scfg) == 0)
 		fc_settings_load(&st, buf, sizeof(buf), settings_pair, NULL);
 
 	wrote = fc_nvs_write(&r->fs, 0x1234, value, sizeof(value));
@@ -95,14 +114,12 @@ struct model {
 
 /*
  * Zephyr's free-space count costs up to the square of the partition's ATE
- * slots (O(n^2) in ATEs, as Zephyr's own code): an op script may spend on it
- * what fuzz_nvs_image spends at most, one count over ZEPHYR_FREE_MAX_ATES,
- * so 255 queries on a large image cannot take hours.
+ * slots (as Zephyr's own code): an op script may spend ZEPHYR_WALK_BUDGET
+ * ATE reads on it in all, so 255 queries on a large image cannot take hours.
  */
 static void zephyr_free_space(struct fuzz_nvs *r, struct model *m)
 {
-	uint64_t slots = (uint64_t)r->cfg.sector_count * r->cfg.sector_size /
-			 FC_MAX(8u, r->ram.dev.geo.write_size);
+	uint64_t slots = ate_slots(r);
 
 	if (r->cfg.lookup != FC_NVS_LOOKUP_ZEPHYR) {
 		fc_nvs_calc_free_space(&r->fs);
@@ -213,7 +230,7 @@ int fuzz_nvs_ops(const uint8_t *data, size_t size)
 
 	if (fuzz_nvs_ops_mount(r, data, size, &ops)) {
 		memset(&m, 0, sizeof(m)); /* UNKNOWN: the damaged image's own values */
-		m.zephyr_free_left = (uint64_t)ZEPHYR_FREE_MAX_ATES * ZEPHYR_FREE_MAX_ATES;
+		m.zephyr_free_left = ZEPHYR_WALK_BUDGET;
 		while (ops.n && r->fs.mounted)
 			run_op(r, &m, &ops);
 		if (r->fs.mounted) {
