@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* settings-get - a bootloader's settings reader: mount read-only, load the
- * settings (without a callback) and get one. Its libcore code is a size
- * figure. */
+ * settings (without a callback) and get one, with no id index (the name
+ * cache finds the name; each read walks the log, as Zephyr's does;
+ * FC_NO_INDEX builds libcore for that). Its libcore code is a size figure. */
 #include "fdtcache/settings.h"
 
 extern const uint8_t example_image[];
@@ -13,7 +14,6 @@ int main(void)
 	static struct fc_nvs fs;
 	static struct fc_settings s;
 	static uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
-	static struct fc_cache_slot slots[1024];
 	static uint16_t names[256];
 	const struct fc_flash_geometry geo = { 8 * 4096, 4096, 4, 0xff };
 	uint8_t value[16];
@@ -21,9 +21,8 @@ int main(void)
 	if (fc_rom_flash_init(&rom, &geo, example_image) < 0)
 		return 1;
 	const struct fc_nvs_config cfg = { .flash = &rom.dev, .sector_size = 4096,
-					   .sector_count = 8, .index_slots = slots,
-					   .index_slot_count = 1024,
-					   .read_buf = read_buf, .read_buf_size = sizeof(read_buf) };
+					   .sector_count = 8, .read_buf = read_buf,
+					   .read_buf_size = sizeof(read_buf) };
 	const struct fc_settings_config scfg = { .fs = &fs, .cache = names, .cache_len = 256 };
 	if (fc_nvs_mount(&fs, &cfg) < 0 || fc_settings_init(&s, &scfg) < 0 ||
 	    fc_settings_load(&s, value, sizeof(value), NULL, NULL) < 0)

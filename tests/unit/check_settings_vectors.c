@@ -4,10 +4,12 @@
  * image whose expect file has the name counter, id 0x8000) against what
  * Zephyr's settings_load reports: the complete pairs from the counter's id
  * down to 0x8001, in that order, each with its name, stored length and
- * value. Built twice: check_settings_vectors against libfdtcache, and
+ * value. Built three times: check_settings_vectors against libfdtcache,
  * check_settings_readonly from libcore's sources with FC_READONLY and
- * FC_NO_EMULATION, where a load skips repairs; both must load exactly the
- * same, on a read-only device that never sees a program or an erase.
+ * FC_NO_EMULATION, where a load skips repairs, and check_settings_noindex as
+ * a bootloader's smallest settings reader (FC_NO_INDEX, FC_NO_ATE_CACHE,
+ * FC_CRC8_NIBBLE as well: every read walks the log); all must load exactly
+ * the same, on a read-only device that never sees a program or an erase.
  */
 #include "check_util.h"
 #include "check_nvs_util.h"
@@ -159,8 +161,13 @@ static void check_gets(struct fc_settings *s, const struct loaded *l)
 static const struct {
 	uint32_t index_slots, name_cache;
 } configs[] = {
+#ifdef FC_NO_INDEX /* built without an id index: the name caches alone */
+	{ 0, 512 },
+	{ 0, 16 },
+#else
 	{ 1024, 512 },
 	{ 16, 16 },
+#endif
 	{ 0, 0 },
 };
 
@@ -212,6 +219,32 @@ START_TEST(load_as_zephyr)
 	image_free(&im);
 }
 END_TEST
+
+#ifdef FC_NO_INDEX
+/* A build without an id index refuses index slots at mount. */
+START_TEST(no_index_refuses_slots)
+{
+	static struct fc_cache_slot slots[16];
+	struct image im;
+	struct fc_rom_flash rom;
+	struct fc_nvs fs;
+
+	image_load(g_ptr_array_index(vectors, 0), &im);
+	const struct fc_flash_geometry geo = { .size = (uint32_t)im.size,
+		.erase_size = im.sector_size, .write_size = im.wbs, .erase_value = 0xff };
+	ck_assert_int_eq(fc_rom_flash_init(&rom, &geo, im.mem), 0);
+	struct fc_nvs_config cfg = { .flash = &rom.dev, .sector_size = im.sector_size,
+		.sector_count = (uint16_t)im.sectors, .data_crc = im.data_crc,
+		.index_slots = slots, .index_slot_count = 16 };
+
+	ck_assert_int_eq(fc_nvs_mount(&fs, &cfg), FC_EINVAL);
+	cfg.index_slots = NULL;
+	cfg.index_slot_count = 0;
+	ck_assert_int_eq(fc_nvs_mount(&fs, &cfg), 0);
+	image_free(&im);
+}
+END_TEST
+#endif
 
 #ifdef FC_NO_EMULATION
 /* Zephyr's cache modes are compiled out: init refuses them before it looks
@@ -279,6 +312,9 @@ int main(void)
 	tcase_add_loop_test(tc, load_as_zephyr, 0, (int)(vectors->len * G_N_ELEMENTS(configs)));
 #ifdef FC_NO_EMULATION
 	tcase_add_test(tc, no_emulation_refuses_zephyr_modes);
+#endif
+#ifdef FC_NO_INDEX
+	tcase_add_test(tc, no_index_refuses_slots);
 #endif
 	suite_add_tcase(s, tc);
 	return fc_check_run(s);
