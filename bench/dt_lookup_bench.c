@@ -528,8 +528,9 @@ static inline guint32 floor_hit(const struct name_key *nk, const guint32 *array,
 	return array[key] + !memcmp(nk[key].str, nk[key].copy, nk[key].len);
 }
 
-static inline guint32 path_hit(const struct fc_dt_lookups *lk, const struct name_key *nk,
-			       guint32 key)
+/* inlined as in a caller's loop: an out-of-line wrapper's call would be timed with the hit */
+static FC_ALWAYS_INLINE guint32 path_hit(const struct fc_dt_lookups *lk,
+					 const struct name_key *nk, guint32 key)
 {
 	int off = 0;
 
@@ -537,8 +538,8 @@ static inline guint32 path_hit(const struct fc_dt_lookups *lk, const struct name
 	return (guint32)off;
 }
 
-static inline guint32 alias_hit(const struct fc_dt_lookups *lk, const struct name_key *nk,
-				guint32 key)
+static FC_ALWAYS_INLINE guint32 alias_hit(const struct fc_dt_lookups *lk,
+					  const struct name_key *nk, guint32 key)
 {
 	int off = 0;
 

@@ -316,7 +316,7 @@ static struct fc_dt_path_slot *name_slot(struct fc_dt_lookups *lk, uint32_t key)
 /* Does slot hold the len bytes at s (at most FC_DT_PATH_BYTES)? */
 static bool holds_bytes(const struct fc_dt_path_slot *slot, const char *s, uint32_t len)
 {
-	return slot->len == len && FC_MEMCMP(slot->bytes, s, len) == 0;
+	return slot->len == len && fc_dt_bytes_diff_(s, slot->bytes, len) == 0;
 }
 
 /* Store key -> node i in slot, with the key's bytes when they fit. */

@@ -606,6 +606,35 @@ START_TEST(long_paths_verified_by_table)
 END_TEST
 
 /*
+ * The hit test's word compare and the key's hash read every byte of a key,
+ * of each length a slot holds (and the hash of longer ones), and none past
+ * it: each key lives in a buffer of exactly its length (AddressSanitizer
+ * catches a read past it).
+ */
+START_TEST(hit_compare_and_key_see_every_byte)
+{
+	for (uint32_t len = 1; len <= 2 * FC_DT_PATH_BYTES; len++) {
+		char *a = g_malloc(len), *b = g_malloc(len);
+
+		for (uint32_t i = 0; i < len; i++)
+			a[i] = (char)('a' + i % 26);
+		for (uint32_t i = 0; i < len; i++) {
+			memcpy(b, a, len);
+			b[i] ^= 0x20;
+			if (len <= FC_DT_PATH_BYTES) {
+				ck_assert_uint_ne(fc_dt_bytes_diff_(a, b, len), 0);
+				ck_assert_uint_eq(fc_dt_bytes_diff_(a, a, len), 0);
+			}
+			ck_assert_msg(fc_dt_path_key(a, len) != fc_dt_path_key(b, len),
+				      "byte %u of %u leaves the key", i, len);
+		}
+		g_free(a);
+		g_free(b);
+	}
+}
+END_TEST
+
+/*
  * The same bytes as a path and as an alias name are different keys: a path
  * below an alias ("s0/c") is never taken for an alias of that name, and an
  * alias lookup never answers the path lookup of its bytes from a slot.
@@ -734,6 +763,7 @@ static Suite *dt_lookup_suite(void)
 	tcase_add_loop_test(tc, invalid_parent_cells_not_cached, 0, 4);
 	tcase_add_test(tc, long_paths_verified_by_table);
 	tcase_add_test(tc, alias_and_path_keys_differ);
+	tcase_add_test(tc, hit_compare_and_key_see_every_byte);
 	tcase_add_test(tc, alias_collision_is_verified);
 	tcase_add_loop_test(tc, hit_paths_refuse_foreign_keys, 0, 4);
 	suite_add_tcase(s, tc);

@@ -251,7 +251,7 @@ struct fc_dt_lookup_stats {
 /*
  * One slot of the path cache, FC_DT_PATH_SLOT_BYTES of caller memory: the
  * key, the answer and the key's bytes, so that a hit is one hash, one key
- * compare and one memcmp.
+ * compare and one inline compare of the bytes.
  */
 struct fc_dt_path_slot {
 	uint32_t key;   /* fc_dt_path_key() or fc_dt_alias_key(); FC_CACHE_EMPTY when free */
@@ -430,30 +430,53 @@ int fc_dt_cells_id(struct fc_dt_lookups *lk, int offset, int id);
 #define FC_DT_ALIAS_MIX_ 0x5BD1E995u /* an alias's key: the same bytes' path key xor this */
 
 /*
- * fc_dt_key_ - the hash of len bytes at s: eight bytes per step in two lanes
- * of one multiply each (independent, so a step costs one multiply's latency);
- * the last 1-3 bytes as one word. Bytes are read little-endian, so the hash
- * is the same on every platform.
+ * fc_dt_key_ - the hash of len bytes at s, read as 32-bit little-endian
+ * words (the same hash on every platform): eight bytes a step in two lanes
+ * of one multiply each (independent, so a step costs one multiply's
+ * latency), the last eight (or four to seven) bytes as two words that may
+ * overlap the ones before, 1-3 bytes as one word. No final mix: the home
+ * slot's multiply (fc_dt_home_) spreads the key.
  * returns: the hash.
  */
-static inline uint32_t fc_dt_key_(const char *s, uint32_t len)
+static FC_ALWAYS_INLINE uint32_t fc_dt_key_(const char *s, uint32_t len)
 {
 	const uint8_t *p = (const uint8_t *)s;
-	uint32_t a = 0x811C9DC5u ^ len, b = 0x27D4EB2Fu, i = 0;
+	uint32_t a = 0x811C9DC5u ^ len, b = 0x27D4EB2Fu, i = 0, t;
 
-	for (; i + 8 <= len; i += 8) {
+	if (len < 4) /* the first, the middle and the last byte cover them */
+		return len ? (a ^ (p[0] | (uint32_t)p[len >> 1] << 8 |
+				   (uint32_t)p[len - 1] << 16)) * FC_DT_KEY_MULT_
+			   : a;
+	for (; i + 8 < len; i += 8) {
 		a = (a ^ fc_get_le32(p + i)) * FC_DT_KEY_MULT_;
 		b = (b ^ fc_get_le32(p + i + 4)) * FC_DT_KEY_MULT2_;
 	}
-	if (len - i >= 4) {
-		a = (a ^ fc_get_le32(p + i)) * FC_DT_KEY_MULT_;
-		i += 4;
-	}
-	if (i < len) /* 1-3 bytes: the first, the middle and the last cover them */
-		b = (b ^ (p[i] | (uint32_t)p[i + ((len - i) >> 1)] << 8 |
-			  (uint32_t)p[len - 1] << 16)) * FC_DT_KEY_MULT2_;
-	a = (a ^ (b << 16 | b >> 16)) * FC_DT_KEY_MULT_;
-	return a ^ a >> 15;
+	t = len < 8 ? 0 : len - 8;
+	a = (a ^ fc_get_le32(p + t)) * FC_DT_KEY_MULT_;
+	b = (b ^ fc_get_le32(p + len - 4)) * FC_DT_KEY_MULT2_;
+	return a ^ (b << 16 | b >> 16);
+}
+
+/*
+ * fc_dt_bytes_diff_ - how the len bytes (1..FC_DT_PATH_BYTES) at k and at
+ * s differ, with the hash's word loads (no call, no byte loop); no byte
+ * outside either run is read.
+ * returns: 0 when they match, else non-zero.
+ */
+static FC_ALWAYS_INLINE uint32_t fc_dt_bytes_diff_(const char *k, const char *s, uint32_t len)
+{
+	const uint8_t *p = (const uint8_t *)k, *q = (const uint8_t *)s;
+	uint32_t d = 0, i = 0, t;
+
+	if (len < 4)
+		return (uint32_t)(p[0] ^ q[0]) | (uint32_t)(p[len >> 1] ^ q[len >> 1]) |
+		       (uint32_t)(p[len - 1] ^ q[len - 1]);
+	for (; i + 8 < len; i += 8)
+		d |= (fc_get_le32(p + i) ^ fc_get_le32(q + i)) |
+		     (fc_get_le32(p + i + 4) ^ fc_get_le32(q + i + 4));
+	t = len < 8 ? 0 : len - 8;
+	return d | (fc_get_le32(p + t) ^ fc_get_le32(q + t)) |
+	       (fc_get_le32(p + len - 4) ^ fc_get_le32(q + len - 4));
 }
 
 /*
@@ -461,7 +484,7 @@ static inline uint32_t fc_dt_key_(const char *s, uint32_t len)
  * For tests and tools that need to know which paths share a slot.
  * returns: the key (never FC_CACHE_EMPTY).
  */
-static inline uint32_t fc_dt_path_key(const char *path, uint32_t len)
+static FC_ALWAYS_INLINE uint32_t fc_dt_path_key(const char *path, uint32_t len)
 {
 	uint32_t h = fc_dt_key_(path, len);
 
@@ -473,7 +496,7 @@ static inline uint32_t fc_dt_path_key(const char *path, uint32_t len)
  * the path key of the same bytes.
  * returns: the key (never FC_CACHE_EMPTY).
  */
-static inline uint32_t fc_dt_alias_key(const char *name, uint32_t len)
+static FC_ALWAYS_INLINE uint32_t fc_dt_alias_key(const char *name, uint32_t len)
 {
 	uint32_t h = fc_dt_key_(name, len) ^ FC_DT_ALIAS_MIX_;
 
@@ -598,14 +621,14 @@ static inline bool fc_dt_cells_get(const struct fc_dt_lookups *lk, int offset, i
  * FC_DT_PATH_BYTES are not answered here).
  * returns: true with *offset set, else false.
  */
-static inline bool fc_dt_name_get_(const struct fc_dt_lookups *lk, uint32_t key, const char *s,
-				   uint32_t len, int *offset)
+static FC_ALWAYS_INLINE bool fc_dt_name_get_(const struct fc_dt_lookups *lk, uint32_t key,
+					     const char *s, uint32_t len, int *offset)
 {
 	const struct fc_dt_path_slot *slot = &lk->paths_.slots[fc_dt_home_(&lk->paths_.hash, key)];
 
 	/* len 1..FC_DT_PATH_BYTES in one compare; a free or long slot holds len 0 */
 	if (len - 1 >= FC_DT_PATH_BYTES || slot->key != key || slot->len != len ||
-	    FC_MEMCMP(slot->bytes, s, len) != 0)
+	    fc_dt_bytes_diff_(s, slot->bytes, len) != 0)
 		return false;
 	*offset = slot->offset;
 	return true;
@@ -613,12 +636,12 @@ static inline bool fc_dt_name_get_(const struct fc_dt_lookups *lk, uint32_t key,
 
 /*
  * fc_dt_path_get - fc_dt_path_offset() on a path cache hit: one hash, one
- * key compare and one memcmp of the path's bytes.
+ * key compare and one inline compare of the path's bytes (fc_dt_bytes_diff_).
  * returns: true with *offset set, else false (also for a path longer than
  * FC_DT_PATH_BYTES).
  */
-static inline bool fc_dt_path_get(const struct fc_dt_lookups *lk, const char *path, uint32_t len,
-				  int *offset)
+static FC_ALWAYS_INLINE bool fc_dt_path_get(const struct fc_dt_lookups *lk, const char *path,
+					    uint32_t len, int *offset)
 {
 	return fc_dt_name_get_(lk, fc_dt_path_key(path, len), path, len, offset);
 }
@@ -627,8 +650,8 @@ static inline bool fc_dt_path_get(const struct fc_dt_lookups *lk, const char *pa
  * fc_dt_alias_get - fc_dt_alias_offset() on a path cache hit.
  * returns: true with *offset set, else false.
  */
-static inline bool fc_dt_alias_get(const struct fc_dt_lookups *lk, const char *name, uint32_t len,
-				   int *offset)
+static FC_ALWAYS_INLINE bool fc_dt_alias_get(const struct fc_dt_lookups *lk, const char *name,
+					     uint32_t len, int *offset)
 {
 	return fc_dt_name_get_(lk, fc_dt_alias_key(name, len), name, len, offset);
 }

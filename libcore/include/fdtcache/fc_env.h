@@ -89,6 +89,19 @@
 #endif
 
 /*
+ * Inlines a hit path's helper into every caller: at -O2 GCC keeps a helper
+ * with a loop out of line, and the call costs as much as the rest of a hit;
+ * a port whose compiler lacks it may override.
+ */
+#ifndef FC_ALWAYS_INLINE
+#if defined(__GNUC__) || defined(__clang__)
+#define FC_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define FC_ALWAYS_INLINE inline
+#endif
+#endif
+
+/*
  * Keeps a function with a buffer in its frame out of its callers, so the
  * buffer is not on their deeper call paths (worst-case stack); a port
  * whose compiler lacks it may override.
