@@ -129,14 +129,19 @@ int nvs_index_build_(struct fc_nvs *fs)
 	fs->gc_done_ates = 0;
 	fs->gap = false;
 	fs->gap_addr = 0;
-	/* FC_NO_INDEX (a reader: built once) keeps nvs_locate_'s zeroed FC_CACHE_NONE cache */
-	rc = NVS_INDEX_OFF ? 0
-			   : fc_cache_init(&fs->index, index_slots(fs) ? FC_CACHE_PROBE : FC_CACHE_NONE,
-					   fs->cfg.index_slots, fs->cfg.index_slot_count);
-	if (!rc)
-		rc = nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
-	if (rc)
-		return rc;
+	/*
+	 * FC_NO_INDEX (a reader: built once, never written) keeps nvs_locate_'s
+	 * zeroed FC_CACHE_NONE cache and reads no ATE here: its gc_done ATEs
+	 * are counted with the live bytes, by the first free-space query.
+	 */
+	if (!NVS_INDEX_OFF) {
+		rc = fc_cache_init(&fs->index, index_slots(fs) ? FC_CACHE_PROBE : FC_CACHE_NONE,
+				   fs->cfg.index_slots, fs->cfg.index_slot_count);
+		if (!rc)
+			rc = nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
+		if (rc)
+			return rc;
+	}
 	if (!index_slots(fs)) {
 		fs->gap = true;
 		fs->gap_addr = NVS_NO_ADDR;
@@ -165,6 +170,7 @@ struct live_count {
 	uint32_t first; /* group of the first refused ATE: groups are taken in order from it */
 	uint32_t group; /* counted in this pass (NO_GROUP until the first pass meets one) */
 	uint32_t next;  /* the nearest later group holding refused ids */
+	uint32_t gc_done; /* FC_NO_INDEX: gc_done ATEs, counted in the first pass */
 	uint8_t seen[GROUP_IDS / 8];
 };
 
@@ -179,8 +185,12 @@ static int count_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate 
 	struct live_count *c = arg;
 	uint32_t v, g = a->id >> GROUP_SHIFT, bit = a->id & (GROUP_IDS - 1u);
 
-	if (!ate_valid(fs, a) || a->id == FC_NVS_ID_SPECIAL)
+	if (!ate_valid(fs, a))
 		return 0;
+	if (a->id == FC_NVS_ID_SPECIAL) {
+		c->gc_done += NVS_INDEX_OFF && !c->pass && !a->len;
+		return 0;
+	}
 	if (nvs_index_get_(fs, a->id, &v)) {
 		if (!c->pass && v == addr && a->len)
 			c->bytes += entry_bytes(fs, a->len);
@@ -204,7 +214,7 @@ static int count_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate 
 
 static int live_recount(struct fc_nvs *fs)
 {
-	struct live_count c = { .bytes = 0, .pass = 0, .first = 0, .group = NO_GROUP };
+	struct live_count c = { .bytes = 0, .pass = 0, .first = 0, .group = NO_GROUP, .gc_done = 0 };
 
 	do {
 		int rc;
@@ -218,6 +228,8 @@ static int live_recount(struct fc_nvs *fs)
 		c.pass++;
 	} while (c.group != NO_GROUP);
 	fs->live_bytes = c.bytes;
+	if (NVS_INDEX_OFF)
+		fs->gc_done_ates = c.gc_done;
 	fs->live_unknown = false;
 	return 0;
 }

@@ -28,9 +28,11 @@
  *                     refused), up to 360 bytes less code
  *   FC_NO_INDEX       with FC_READONLY: nvs without its id index
  *                     (cfg.index_slots are refused; fc_nvs_walk, which
- *                     needs them, fails): mount counts no ids and each
+ *                     needs them, fails): mount reads only what finds
+ *                     the write position (the first free-space query
+ *                     counts the live entries and gc_done ATEs) and each
  *                     lookup walks the log back from the newest ATE, as
- *                     Zephyr's does; about 700 bytes less code
+ *                     Zephyr's does; about 1,000 bytes less code
  *   FC_CRC8_NIBBLE    crc8 from a 16-byte table instead of a 256-byte one:
  *                     224 bytes less, two table steps a byte
  * Memory the caller gives at run time (nvs: index slots, the ATE cache and
