@@ -49,6 +49,10 @@ static int check_config(const struct fc_zms_config *cfg)
 		return FC_EINVAL;
 	if (cfg->id64 && cfg->data_crc)
 		return FC_EINVAL; /* no room for a CRC beside a 64-bit id */
+#ifdef FC_NO_EMULATION
+	if (cfg->lookup != FC_ZMS_LOOKUP_INDEX)
+		return FC_EINVAL;
+#endif
 	return 0;
 }
 
@@ -352,17 +356,14 @@ static int skip_dirty_data(struct fc_zms *fs)
  */
 static int unsettled(const struct fc_zms *fs, uint32_t addr, bool newest)
 {
-	struct zate first, a;
+	struct zate first;
 	bool ok;
-	int rc = zms_ate_read_(fs, addr, &first);
+	int rc = zms_ate_settled_(fs, addr, &first);
 
-	for (uint32_t k = 1; !rc && k < ZMS_SETTLE_READS; k++) {
-		rc = zms_ate_read_(fs, addr, &a);
-		if (!rc && FC_MEMCMP(a.raw, first.raw, FC_ZMS_ATE_BYTES))
-			return 1;
-	}
-	if (rc || !newest)
-		return rc;
+	if (rc <= 0)
+		return rc < 0 ? rc : 1;
+	if (!newest)
+		return 0;
 	if (!zms_valid_(&first, fs->sector_cycle))
 		return 1;
 	if (!fs->cfg.data_crc || first.len <= fs->inline_max)
@@ -416,6 +417,12 @@ static int locate(struct fc_zms *fs, bool may_write, uint32_t *close_at)
 		rc = unsettled_close(fs, newest, above, torn, torn_above, close_at);
 	if (!rc)
 		rc = skip_dirty_data(fs);
+#ifndef FC_READONLY
+	/* nothing written in the write sector yet: its empty ATE may be one a cut left unsettled */
+	if (!rc && may_write && !fs->cfg.no_erase && newest == ZMS_NO_ADDR && torn == ZMS_NO_ADDR &&
+	    !zoffs(fs, fs->data_wra))
+		rc = zms_enter_sector_(fs, zsect(fs, fs->ate_wra));
+#endif
 	return rc;
 }
 

@@ -84,8 +84,8 @@ static int gc_sector(struct fc_zms *fs, uint32_t gs, uint32_t lo, uint8_t gs_cyc
 }
 
 /*
- * GC after the write sector moved on: give the new write sector an empty
- * ATE if it has none, copy the live entries of the sector after it (when
+ * GC after the write sector moved on: see that the new write sector has a
+ * settled empty ATE (zms_enter_sector_), copy the live entries of the sector after it (when
  * closed), mark gc_done, erase that sector and give it its empty ATE.
  */
 int zms_gc_(struct fc_zms *fs)
@@ -93,13 +93,8 @@ int zms_gc_(struct fc_zms *fs)
 	uint32_t ws = zsect(fs, fs->ate_wra), gs = znext(fs, ws);
 	uint8_t b[FC_ZMS_ATE_BYTES];
 	struct zate empty, close;
-	int rc = zms_sector_cycle_(fs, ws, &fs->sector_cycle);
+	int rc = zms_enter_sector_(fs, ws);
 
-	if (rc == FC_ENOENT) {
-		rc = zms_erase_and_empty_(fs, ws);
-		if (!rc)
-			rc = zms_sector_cycle_(fs, ws, &fs->sector_cycle);
-	}
 	if (rc)
 		return rc;
 	rc = zms_closed_(fs, gs, &empty, &close);

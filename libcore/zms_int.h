@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * zms_int.h - what the zms*.c files share: the ATE codec and the log
- * primitives (zms_log.c), the id index (zms_index.c), Zephyr's algorithms
- * kept for comparisons and for ids the index refused (zms_zephyr.c).
+ * primitives (zms_log.c), the id index (zms_index.c), Zephyr's lookup
+ * cache kept for comparisons (zms_zephyr.c).
  */
 #ifndef FDTCACHE_ZMS_INT_H
 #define FDTCACHE_ZMS_INT_H
@@ -87,7 +87,12 @@ static inline uint32_t top_slot(const struct fc_zms *fs)
 
 static inline bool zephyr_mode(const struct fc_zms *fs)
 {
+#ifdef FC_NO_EMULATION
+	(void)fs;
+	return false; /* FC_ZMS_LOOKUP_ZEPHYR is refused */
+#else
 	return fs->cfg.lookup == FC_ZMS_LOOKUP_ZEPHYR;
+#endif
 }
 
 int zms_flash_rd_(const struct fc_zms *fs, uint32_t addr, void *buf, uint32_t len);
@@ -122,6 +127,7 @@ int zms_header_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct 
 int zms_closed_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close);
 int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *close);
 int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle);
+int zms_ate_settled_(const struct fc_zms *fs, uint32_t addr, struct zate *a);
 int zms_cycle_or_zero_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle);
 int zms_cycle_at_(const struct fc_zms *fs, uint32_t addr, uint32_t *last_sector, uint8_t *cycle);
 int zms_prev_addr_(const struct fc_zms *fs, uint32_t *addr);
@@ -138,6 +144,9 @@ int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg);
 
 /* zms_erase_and_empty_ - erase sector s and program its empty ATE. */
 int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s);
+
+/* zms_enter_sector_ - take the cycle of write sector ws, which holds nothing, from a settled empty ATE. */
+int zms_enter_sector_(struct fc_zms *fs, uint32_t ws);
 
 /* zms_recover_gc_ - redo an interrupted GC, or the erase after it. */
 int zms_recover_gc_(struct fc_zms *fs);
@@ -173,13 +182,41 @@ static inline fc_zms_id_t zms_slot_id(const struct fc_zms_slot *slot)
 	return (fc_zms_id_t)slot->id_hi << 32 | slot->id_lo;
 }
 
-/* ---- zms_zephyr.c: Zephyr's lookup cache and free-space count ---- */
+/* ---- zms_zephyr.c: Zephyr's lookup cache (FC_NO_EMULATION: none) ---- */
 
+#ifndef FC_NO_EMULATION
 uint32_t zms_zcache_start_(const struct fc_zms *fs, fc_zms_id_t id);
 void zms_zcache_note_(struct fc_zms *fs, fc_zms_id_t id, uint32_t addr);
 void zms_zcache_fill_(struct fc_zms *fs, uint32_t addr);
 void zms_zcache_drop_sector_(struct fc_zms *fs, uint32_t s);
 int zms_zcache_rebuild_(struct fc_zms *fs);
+#else
+/* No cache to keep: a walk for an id the index refused starts at the newest ATE. */
+static inline uint32_t zms_zcache_start_(const struct fc_zms *fs, fc_zms_id_t id)
+{
+	(void)id;
+	return fs->ate_wra;
+}
+static inline void zms_zcache_note_(struct fc_zms *fs, fc_zms_id_t id, uint32_t addr)
+{
+	(void)fs, (void)id, (void)addr;
+}
+static inline void zms_zcache_fill_(struct fc_zms *fs, uint32_t addr)
+{
+	(void)fs, (void)addr;
+}
+static inline void zms_zcache_drop_sector_(struct fc_zms *fs, uint32_t s)
+{
+	(void)fs, (void)s;
+}
+static inline int zms_zcache_rebuild_(struct fc_zms *fs)
+{
+	(void)fs;
+	return 0;
+}
+#endif
+
+/* zms_log.c: Zephyr's free-space count, also for an index that refused ids. */
 int zms_zephyr_free_space_(const struct fc_zms *fs);
 
 #endif /* FDTCACHE_ZMS_INT_H */

@@ -438,6 +438,20 @@ int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle)
 	return 0;
 }
 
+/* 1 when ZMS_SETTLE_READS reads of the ATE at addr agree (*a: the first), 0 if not. */
+int zms_ate_settled_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
+{
+	struct zate again;
+	int rc = zms_ate_read_(fs, addr, a);
+
+	for (uint32_t k = 1; !rc && k < ZMS_SETTLE_READS; k++) {
+		rc = zms_ate_read_(fs, addr, &again);
+		if (!rc && FC_MEMCMP(again.raw, a->raw, FC_ZMS_ATE_BYTES))
+			return 0;
+	}
+	return rc ? rc : 1;
+}
+
 /* As zms_sector_cycle_, with cycle 0 for a sector without an empty ATE (as Zephyr). */
 int zms_cycle_or_zero_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle)
 {
@@ -566,4 +580,51 @@ int zms_free_in_(const struct fc_zms *fs, uint32_t data_wra, uint32_t ate_wra)
 	if (space < fs->inline_max)
 		return fs->inline_max;
 	return (int)space;
+}
+
+/*
+ * zms_calc_free_space, as Zephyr computes it (one walk per counted ATE):
+ * Zephyr mode's count, and the one left when the index refused an id.
+ */
+int zms_zephyr_free_space_(const struct fc_zms *fs)
+{
+	uint32_t step = fs->ate_wra, found;
+	uint8_t cycle = fs->sector_cycle;
+	struct zate a, w, empty, close;
+	int free_space = 0;
+
+	for (uint32_t left = fs->cfg.sector_count - 1;; ) {
+		uint32_t data = 0, ate = zss(fs) - 4 * fs->ate_size, s;
+		uint32_t end = zaddr(fs, zsect(fs, step), close_slot(fs));
+		int rc;
+
+		for (; step < end; step += fs->ate_size) {
+			rc = zms_ate_read_(fs, step, &a);
+			if (rc)
+				return rc;
+			if (!zms_valid_(&a, cycle) || a.id == zhead_id(fs) || !a.len)
+				continue;
+			rc = zms_find_id_(fs, a.id, fs->ate_wra, step, &w, &found);
+			if (rc < 0)
+				return rc;
+			if (rc)
+				continue;
+			if (a.len > fs->inline_max)
+				data += zal(fs, a.len);
+			ate -= fs->ate_size;
+		}
+		free_space += zms_free_in_(fs, data, ate);
+		if (--left == 0)
+			return free_space;
+		s = zprev(fs, zsect(fs, step));
+		rc = zms_closed_(fs, s, &empty, &close);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			step = zaddr(fs, s, close.offset);
+			cycle = close.cycle;
+		} else {
+			step = zaddr(fs, s, close_slot(fs));
+		}
+	}
 }

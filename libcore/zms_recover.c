@@ -44,6 +44,29 @@ int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s)
 }
 
 /*
+ * A cut while the empty ATE of a sector was programmed can leave cells
+ * half programmed that read back differently from read to read: entries
+ * written under the cycle one read gives would turn invalid when a later
+ * read gives another. So before write sector ws (which holds nothing yet)
+ * takes its first entry, its empty ATE must read the same
+ * ZMS_SETTLE_READS times, else the sector is erased and given a new one.
+ */
+int zms_enter_sector_(struct fc_zms *fs, uint32_t ws)
+{
+	struct zate e;
+	int rc = zms_ate_settled_(fs, zaddr(fs, ws, empty_slot(fs)), &e);
+
+	if (rc < 0)
+		return rc;
+	if (rc && zms_empty_valid_(fs, &e)) {
+		fs->sector_cycle = e.cycle;
+		return 0;
+	}
+	rc = zms_erase_and_empty_(fs, ws);
+	return rc ? rc : zms_sector_cycle_(fs, ws, &fs->sector_cycle);
+}
+
+/*
  * A gc_done ATE of the write sector's cycle above ate_wra? (Zephyr takes
  * one of any cycle: on a device without erase, a stale one from the
  * sector's last use then skips the GC a cut interrupted.)

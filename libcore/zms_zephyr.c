@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * zms_zephyr.c - Zephyr's own lookup algorithms, for FC_ZMS_LOOKUP_ZEPHYR
- * (the comparison model: its flash reads are Zephyr's) and for the ids an
- * overflowing index refused.
+ * zms_zephyr.c - Zephyr's lookup cache, for FC_ZMS_LOOKUP_ZEPHYR (the
+ * comparison model: its flash reads are Zephyr's). FC_NO_EMULATION leaves
+ * it out.
  *
  * Zephyr's lookup cache keeps, per slot, the newest ATE of any id hashing
  * there; a lookup walks from that ATE towards older ones (from the newest
- * ATE without a cache). Free space is Zephyr's count: for every ATE, a walk
- * over the newer ones.
+ * ATE without a cache).
  */
 #include "zms_int.h"
+
+#ifndef FC_NO_EMULATION
 
 /* CONFIG_ZMS_LOOKUP_CACHE's slot: an integer hash of the id, mod the (power of two) size. */
 static uint32_t zcache_pos(const struct fc_zms *fs, fc_zms_id_t id)
@@ -96,47 +97,4 @@ int zms_zcache_rebuild_(struct fc_zms *fs)
 	} while (addr != fs->ate_wra);
 	return 0;
 }
-
-/* zms_calc_free_space, as Zephyr computes it (one walk per counted ATE). */
-int zms_zephyr_free_space_(const struct fc_zms *fs)
-{
-	uint32_t step = fs->ate_wra, found;
-	uint8_t cycle = fs->sector_cycle;
-	struct zate a, w, empty, close;
-	int free_space = 0;
-
-	for (uint32_t left = fs->cfg.sector_count - 1;; ) {
-		uint32_t data = 0, ate = zss(fs) - 4 * fs->ate_size, s;
-		uint32_t end = zaddr(fs, zsect(fs, step), close_slot(fs));
-		int rc;
-
-		for (; step < end; step += fs->ate_size) {
-			rc = zms_ate_read_(fs, step, &a);
-			if (rc)
-				return rc;
-			if (!zms_valid_(&a, cycle) || a.id == zhead_id(fs) || !a.len)
-				continue;
-			rc = zms_find_id_(fs, a.id, fs->ate_wra, step, &w, &found);
-			if (rc < 0)
-				return rc;
-			if (rc)
-				continue;
-			if (a.len > fs->inline_max)
-				data += zal(fs, a.len);
-			ate -= fs->ate_size;
-		}
-		free_space += zms_free_in_(fs, data, ate);
-		if (--left == 0)
-			return free_space;
-		s = zprev(fs, zsect(fs, step));
-		rc = zms_closed_(fs, s, &empty, &close);
-		if (rc < 0)
-			return rc;
-		if (rc) {
-			step = zaddr(fs, s, close.offset);
-			cycle = close.cycle;
-		} else {
-			step = zaddr(fs, s, close_slot(fs));
-		}
-	}
-}
+#endif /* FC_NO_EMULATION */

@@ -21,9 +21,9 @@
  *   FC_READONLY       nvs, settings, zms and settings_zms without write,
  *                     delete, GC or the mount's and load's repairs (reads
  *                     see what Zephyr reads after its repairing mount)
- *   FC_NO_EMULATION   nvs and settings without their Zephyr comparison
- *                     modes (FC_NVS_LOOKUP_ZEPHYR, FC_SETTINGS_CACHE_ZEPHYR_*
- *                     are refused)
+ *   FC_NO_EMULATION   nvs, settings and zms without their Zephyr comparison
+ *                     modes (FC_NVS_LOOKUP_ZEPHYR, FC_SETTINGS_CACHE_ZEPHYR_*,
+ *                     FC_ZMS_LOOKUP_ZEPHYR are refused)
  *   FC_NO_ATE_CACHE   nvs without the optional ATE cache (cfg.ate_cache is
  *                     refused), up to 360 bytes less code
  *   FC_NO_INDEX       with FC_READONLY: nvs without its id index

@@ -45,7 +45,8 @@ enum fc_zms_lookup {
 	 * slots are given: the slots then act as CONFIG_ZMS_LOOKUP_CACHE),
 	 * free space is Zephyr's O(n^2) count, erases are verified by reading
 	 * the sector back. What is programmed, and the power-loss rules, are
-	 * the same in both modes. */
+	 * the same in both modes. Refused (FC_EINVAL) in an FC_NO_EMULATION
+	 * build. */
 	FC_ZMS_LOOKUP_ZEPHYR,
 };
 
@@ -110,7 +111,8 @@ struct fc_zms {
  *   FC_EINVAL for a bad configuration (no device, write block 0 or > 32,
  *   sector size not a multiple of the erase unit or below
  *   FC_ZMS_MIN_ATES slots, fewer than 2 sectors, partition outside the
- *   device, slot count or ATE cache size not a power of two);
+ *   device, slot count or ATE cache size not a power of two,
+ *   FC_ZMS_LOOKUP_ZEPHYR in an FC_NO_EMULATION build);
  *   FC_ENOTSUP when every sector is closed and none carries ZMS's magic;
  *   FC_ECORRUPT for a version this engine does not know or an ATE area that
  *   cannot be made sense of; or a flash error.
