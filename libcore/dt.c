@@ -215,12 +215,24 @@ int fc_dt_replay_core_init(struct fc_dt_replay *r)
 	return 0;
 }
 
-/* A lookup the cache did not answer: libfdt's scan, priced by tree position. */
-static int scan_miss(struct fc_dt_replay *r, uint32_t phandle, bool store)
+/* The node a miss finds: libfdt's scan, or the same node from a complete index. */
+static int miss_offset(const struct fc_dt_replay *r, uint32_t phandle, const struct fc_cache *index)
 {
+	uint32_t offset;
+
 	/* libfdt refuses -1 outright; Linux scans every node for it */
-	int offset = is_phandle(phandle) ? fdt_node_offset_by_phandle(r->dt->fdt, phandle) :
-		     -FDT_ERR_NOTFOUND;
+	if (!is_phandle(phandle))
+		return -FDT_ERR_NOTFOUND;
+	if (!index)
+		return fdt_node_offset_by_phandle(r->dt->fdt, phandle);
+	return fc_cache_probe_get(index, phandle, &offset) ? (int)offset : -FDT_ERR_NOTFOUND;
+}
+
+/* A lookup the cache did not answer: libfdt's scan, priced by tree position. */
+static int scan_miss(struct fc_dt_replay *r, uint32_t phandle, bool store,
+		     const struct fc_cache *index)
+{
+	int offset = miss_offset(r, phandle, index);
 
 	r->stats.misses++;
 	if (offset < 0) {
@@ -260,17 +272,18 @@ static int index_lookup(struct fc_dt_replay *r, uint32_t phandle)
 	return offset;
 }
 
-int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle)
+int fc_dt_replay_lookup_indexed(struct fc_dt_replay *r, uint32_t phandle,
+				const struct fc_cache *index)
 {
 	uint32_t offset;
 
-	if (!phandle)
+	if (!phandle || (index && index->policy != FC_CACHE_PROBE))
 		return FC_EINVAL;
 	r->stats.lookups++;
 	switch (r->policy) {
 	case FC_DT_MASK:
 		if (!r->core_init_done)
-			return scan_miss(r, phandle, false);
+			return scan_miss(r, phandle, false, index);
 		/* fall through */
 	case FC_DT_HASH32:
 	case FC_DT_HASH32_2WAY:
@@ -279,10 +292,15 @@ int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle)
 			r->stats.hits++;
 			return (int)offset;
 		}
-		return scan_miss(r, phandle, true);
+		return scan_miss(r, phandle, true, index);
 	case FC_DT_INDEX:
 		return index_lookup(r, phandle);
 	default:
-		return scan_miss(r, phandle, false);
+		return scan_miss(r, phandle, false, index);
 	}
+}
+
+int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle)
+{
+	return fc_dt_replay_lookup_indexed(r, phandle, NULL);
 }

@@ -156,6 +156,28 @@ if command -v dtc > /dev/null; then
 	done
 fi
 
+# A replay whose libfdt scans visit more than 2^20 nodes is timed on 64
+# windows of the trace, counted whole. soc-900's trace 6 times over: none
+# scans 6 x 203,253 = 1,219,518 nodes; the windows hold the share of its
+# 4,668 lookups that scans 2^18 nodes, 4,668 x 2^18 / 1,219,518 = 1,003,
+# 15 per window: 960 lookups. hash32 64 scans fewer: timed whole.
+for i in 1 2 3 4 5 6; do grep '^0x' "$src/fixtures/traces/soc-900.trace"; done > "$tmp/soc6.trace"
+sdtb="$bld/fixtures/dt/soc-900.dtb"
+"$tool" --format csv --policy none --trace "$tmp/soc6.trace" "$sdtb" | counters | tail -n 1 > "$tmp/soc6.csv"
+[ "$(cat "$tmp/soc6.csv")" = "none,0,4668,0,4668,0,0,1219518,0" ]
+check "windowed timing: the counters are the whole trace's" $?
+"$tool" --format json --policy none,hash32 --sizes 64 --trace "$tmp/soc6.trace" "$sdtb" > "$tmp/soc6.json"
+[ "$(grep -c '"timed_lookups" : ' "$tmp/soc6.json")" -eq 1 ] &&
+	grep -A 1 '"ns_per_lookup" : ' "$tmp/soc6.json" | grep -q '"timed_lookups" : 960'
+check "windowed timing: json timed_lookups 960 on the none row only" $?
+"$tool" --policy none,hash32 --sizes 64 --trace "$tmp/soc6.trace" "$sdtb" > "$tmp/soc6.txt"
+grep -q '^none .*[0-9]\*$' "$tmp/soc6.txt" && grep -q '^hash32 .*[0-9]$' "$tmp/soc6.txt" &&
+	tr '\n' ' ' < "$tmp/soc6.txt" | grep -q '^.*\* timed on 64 windows spread over the trace (960 of its 4668 lookups), whose libfdt scans visit about 262144 nodes'
+check "windowed timing: the table marks the row and says what was timed" $?
+"$tool" --policy none --trace "$src/fixtures/traces/soc-900.trace" "$sdtb" > "$tmp/soc1.txt"
+! grep -q 'timed on\|\*$' "$tmp/soc1.txt"
+check "the trace once (203,253 nodes scanned): timed whole" $?
+
 # --renumber slof: SLOF-like phandles (8-byte aligned) leave the mask cache 1
 # slot in 8 (rk3399-rock960: 199 phandles, 256 slots: 32 used); as numbered
 # by dtc (1..199) every phandle has its own slot.

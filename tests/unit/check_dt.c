@@ -64,15 +64,22 @@ static void small_teardown(void)
 static const uint32_t before[] = { 5, 1 };
 static const uint32_t after[] = { 5, 1, 2, 7, 3, 5 };
 
-static void replay_small(struct fc_dt_replay *r, enum fc_dt_policy policy,
-			 struct fc_cache_slot *slots, uint32_t nslots)
+/* index (or NULL): resolve the misses through it rather than by libfdt's scan */
+static void replay_small_by(struct fc_dt_replay *r, enum fc_dt_policy policy,
+			    struct fc_cache_slot *slots, uint32_t nslots, const struct fc_cache *index)
 {
 	ck_assert_int_eq(fc_dt_replay_init(r, &small_dt, policy, slots, nslots), 0);
 	for (size_t i = 0; i < FC_ARRAY_SIZE(before); i++)
-		fc_dt_replay_lookup(r, before[i]);
+		fc_dt_replay_lookup_indexed(r, before[i], index);
 	fc_dt_replay_core_init(r);
 	for (size_t i = 0; i < FC_ARRAY_SIZE(after); i++)
-		fc_dt_replay_lookup(r, after[i]);
+		fc_dt_replay_lookup_indexed(r, after[i], index);
+}
+
+static void replay_small(struct fc_dt_replay *r, enum fc_dt_policy policy,
+			 struct fc_cache_slot *slots, uint32_t nslots)
+{
+	replay_small_by(r, policy, slots, nslots, NULL);
 }
 
 static void assert_stats(const struct fc_dt_replay_stats *s, uint32_t hits, uint32_t misses,
@@ -113,6 +120,7 @@ START_TEST(linux_phandle_and_duplicates)
 	struct fc_dt_node nodes[4];
 	struct fc_cache index;
 	struct fc_cache_slot slots[8];
+	struct fc_dt_replay r;
 	void *fdt = build_tree(ph, lph, 4);
 	uint32_t steps;
 
@@ -127,6 +135,11 @@ START_TEST(linux_phandle_and_duplicates)
 	ck_assert_int_eq(fc_dt_index_lookup(&index, 9), nodes[1].offset);
 	ck_assert_int_eq(fc_dt_index_lookup(&index, 5), FC_ENOENT);
 	ck_assert_int_eq(fdt_node_offset_by_phandle(fdt, 4), nodes[2].offset);
+	/* a replay resolving through the index finds the first, as the scan does */
+	ck_assert_int_eq(fc_dt_replay_init(&r, &dt, FC_DT_NONE, NULL, 0), 0);
+	ck_assert_int_eq(fc_dt_replay_lookup_indexed(&r, 4, &index), nodes[2].offset);
+	ck_assert_int_eq(fc_dt_replay_lookup_indexed(&r, 9, &index), nodes[1].offset);
+	ck_assert_uint_eq(r.stats.scan_steps, 3 + 2);
 	/* one slot cannot hold two phandles: the index says it is incomplete */
 	ck_assert_int_eq(fc_dt_index_build(&index, fdt, slots, 1), FC_ENOSPC);
 	ck_assert_int_eq(fc_dt_index_build(&index, fdt, slots, 3), FC_EINVAL);
@@ -279,6 +292,32 @@ START_TEST(slof_core_init_slots)
 }
 END_TEST
 
+START_TEST(replay_resolved)
+{
+	/*
+	 * Misses resolved through a complete index find the scan's nodes: the
+	 * hand-counted figures of replay_none, replay_mask and replay_hash32.
+	 */
+	struct fc_dt_replay r;
+	struct fc_cache index, mask;
+	struct fc_cache_slot islots[8], slots[4];
+
+	ck_assert_int_eq(fc_dt_index_build(&index, small_fdt, islots, 8), 4);
+	replay_small_by(&r, FC_DT_NONE, NULL, 0, &index);
+	assert_stats(&r.stats, 0, 8, 1, 0, 32);
+	replay_small_by(&r, FC_DT_MASK, slots, 4, &index);
+	assert_stats(&r.stats, 3, 5, 1, 3, 20);
+	replay_small_by(&r, FC_DT_HASH32, slots, 4, &index);
+	assert_stats(&r.stats, 3, 5, 1, 2, 21);
+	ck_assert_int_eq(fc_dt_replay_lookup_indexed(&r, UINT32_MAX, &index), FC_ENOENT);
+	ck_assert_uint_eq(r.stats.scan_steps, 21 + 6);
+	/* only a complete index (a PROBE map) resolves; such a call is not counted */
+	ck_assert_int_eq(fc_cache_init(&mask, FC_CACHE_MASK, slots, 4), 0);
+	ck_assert_int_eq(fc_dt_replay_lookup_indexed(&r, 2, &mask), FC_EINVAL);
+	ck_assert_uint_eq(r.stats.lookups, 9);
+}
+END_TEST
+
 static Suite *dt_suite(void)
 {
 	Suite *s = suite_create("dt");
@@ -291,6 +330,7 @@ static Suite *dt_suite(void)
 	tcase_add_test(small, replay_mask);
 	tcase_add_test(small, replay_hash32);
 	tcase_add_test(small, replay_index);
+	tcase_add_test(small, replay_resolved);
 	suite_add_tcase(s, small);
 	tcase_add_test(tc, linux_phandle_and_duplicates);
 	tcase_add_test(tc, index_slots_sizes);

@@ -264,6 +264,7 @@ START_TEST(miss_split_matches_brute_force)
 		make_boot(&b, seed);
 		bench.dt = b.dt;
 		bench.trace = b.trace;
+		ck_assert_int_eq(ph_bench_index(&bench), 0);
 		ph_analyse(&bench.analysis, &b.trace, &b.dt, 16);
 		for (gsize k = 0; k < G_N_ELEMENTS(configs); k++) {
 			struct ph_config c = { .policy = configs[k].policy, .size = configs[k].size };
@@ -279,6 +280,7 @@ START_TEST(miss_split_matches_brute_force)
 			ck_assert_uint_eq(total, c.stats.misses);
 		}
 		ph_analysis_clear(&bench.analysis);
+		ph_bench_index_clear(&bench);
 		free_boot(&b);
 	}
 }

@@ -276,6 +276,12 @@ static int load_inputs(struct ph_bench *b, void **fdt)
 		fprintf(stderr, "fdtcache-bench: %s: cannot walk the tree\n", dtb);
 		return 1;
 	}
+	if (ph_bench_index(b) < 0) {
+		g_autofree char *dtb = tool_esc_name(b->dtb_path);
+
+		fprintf(stderr, "fdtcache-bench: %s: cannot index its phandles\n", dtb);
+		return 1;
+	}
 	b->typed.name_cache = (guint32)name_cache_opt;
 	if (ph_trace_typed(&b->trace) && !ph_typed_prepare(b, &error))
 		return fail(error);
@@ -429,6 +435,7 @@ out:
 	ph_typed_clear(&b.typed);
 	ph_analysis_clear(&b.analysis);
 	g_free(b.dt.nodes);
+	ph_bench_index_clear(&b);
 	g_free(fdt);
 	g_option_context_free(option_ctx);
 	return rc;

@@ -39,8 +39,19 @@ struct ph_config {
 	guint classes[PH_MISS_COUNT]; /* the split of the misses */
 	guint32 slots_used;           /* slots holding a node at the end */
 	gboolean timed;               /* ns_per_lookup was measured */
+	guint timed_lookups;          /* > 0: it was timed on these lookups only (PH_WINDOWS) */
 	double ns_per_lookup;
 };
+
+/*
+ * A configuration whose libfdt scans over the whole trace visit more nodes
+ * than PH_TIMED_STEPS is timed on PH_WINDOWS windows spread over the trace
+ * whose scans visit about PH_SAMPLE_STEPS nodes in all, so that its time
+ * stays linear in the trace; the counters are always the whole trace's.
+ */
+#define PH_TIMED_STEPS (1u << 20)
+#define PH_SAMPLE_STEPS (1u << 18)
+#define PH_WINDOWS 64
 
 /* The typed lookups' replay through fc_dt_lookups (ph_bench_typed.c). */
 struct ph_typed_run {
@@ -66,14 +77,26 @@ struct ph_bench {
 	guint32 mask_size;       /* the mask cache's size */
 	const char *renumbered;  /* "slof" or "stride" when phandles were rewritten */
 	struct ph_typed_run typed;
+	/* a complete index of the DTB: the counting replays resolve their misses by it */
+	struct fc_cache resolver;
+	struct fc_cache_slot *resolver_slots;
 };
+
+/*
+ * ph_bench_index - build b->resolver over b->dt (initialised), which the
+ * replays resolve their misses by when they do not time libfdt's scans;
+ * returns 0 or an FC_E* code. ph_bench_index_clear frees it.
+ */
+int ph_bench_index(struct ph_bench *b);
+void ph_bench_index_clear(struct ph_bench *b);
 
 /* ph_bench_count - replay c once, filling its counters; returns 0 or an FC_E* code. */
 int ph_bench_count(const struct ph_bench *b, struct ph_config *c);
 
 /*
  * ph_bench_measure - ph_bench_count, and ns_per_lookup from replays of c
- * lasting at least min_us microseconds; returns 0 or an FC_E* code.
+ * with libfdt's real scans lasting at least min_us microseconds (over their
+ * windows, PH_WINDOWS); returns 0 or an FC_E* code.
  */
 int ph_bench_measure(const struct ph_bench *b, struct ph_config *c, gint64 min_us);
 

@@ -64,6 +64,42 @@ static const struct ph_config *config_at(const struct ph_bench *b, guint i)
 	return &g_array_index(b->configs, struct ph_config, i);
 }
 
+/* The table's cells: a time measured on windows of the trace is marked '*'. */
+static void table_fields(const struct ph_config *c, char out[COL_COUNT][FIELD])
+{
+	fields(c, out);
+	if (c->timed_lookups)
+		g_strlcat(out[COL_NS], "*", FIELD);
+}
+
+/* What the '*' of the table's times says, when one has it. */
+static void print_windows_note(const struct ph_bench *b)
+{
+	guint lo = G_MAXUINT, hi = 0;
+
+	for (guint r = 0; r < b->configs->len; r++) {
+		guint n = config_at(b, r)->timed_lookups;
+
+		if (n) {
+			lo = MIN(lo, n);
+			hi = MAX(hi, n);
+		}
+	}
+	if (hi) {
+		g_autofree char *range = lo == hi ? g_strdup_printf("%u", hi) :
+						    g_strdup_printf("%u to %u", lo, hi);
+		g_autofree char *note = g_strdup_printf(
+			"* timed on %u windows spread over the trace (%s of its %u lookups), "
+			"whose libfdt scans visit about %u nodes; the counters are the whole "
+			"trace's", PH_WINDOWS, range, ph_trace_lookups(&b->trace), PH_SAMPLE_STEPS);
+		GString *out = g_string_new(NULL);
+
+		ph_wrap(out, note, 80);
+		fputs(out->str, stdout);
+		g_string_free(out, TRUE);
+	}
+}
+
 void ph_bench_print_csv(const struct ph_bench *b)
 {
 	char f[COL_COUNT][FIELD];
@@ -106,14 +142,14 @@ static void print_wide(const struct ph_bench *b)
 	for (gsize i = 0; i < COL_COUNT; i++)
 		width[i] = (int)strlen(columns[i]);
 	for (guint r = 0; r < b->configs->len; r++) {
-		fields(config_at(b, r), f);
+		table_fields(config_at(b, r), f);
 		for (gsize i = 0; i < COL_COUNT; i++)
 			width[i] = MAX(width[i], (int)strlen(f[i]));
 	}
 	for (gsize i = 0; i < COL_COUNT; i++)
 		printf("%*s%s", i ? width[i] : -width[i], columns[i], i + 1 < COL_COUNT ? " " : "\n");
 	for (guint r = 0; r < b->configs->len; r++) {
-		fields(config_at(b, r), f);
+		table_fields(config_at(b, r), f);
 		for (gsize i = 0; i < COL_COUNT; i++)
 			printf("%*s%s", i ? width[i] : -width[i], *f[i] ? f[i] : "-",
 			       i + 1 < COL_COUNT ? " " : "\n");
@@ -127,17 +163,19 @@ void ph_bench_print_table(const struct ph_bench *b, gboolean wide)
 	print_summary(b);
 	if (wide) {
 		print_wide(b);
+		print_windows_note(b);
 		return;
 	}
 	for (gsize i = 0; i < G_N_ELEMENTS(narrow); i++)
 		printf("%*s%s", narrow[i].width, columns[narrow[i].col],
 		       i + 1 < G_N_ELEMENTS(narrow) ? " " : "\n");
 	for (guint r = 0; r < b->configs->len; r++) {
-		fields(config_at(b, r), f);
+		table_fields(config_at(b, r), f);
 		for (gsize i = 0; i < G_N_ELEMENTS(narrow); i++)
 			printf("%*s%s", narrow[i].width, *f[narrow[i].col] ? f[narrow[i].col] : "-",
 			       i + 1 < G_N_ELEMENTS(narrow) ? " " : "\n");
 	}
+	print_windows_note(b);
 }
 
 static void json_int(JsonBuilder *jb, const char *key, gint64 v)
@@ -160,6 +198,8 @@ static void json_config(JsonBuilder *jb, const struct ph_config *c)
 				json_builder_add_double_value(jb, c->ns_per_lookup);
 			else
 				json_builder_add_null_value(jb);
+			if (c->timed_lookups)
+				json_int(jb, "timed_lookups", c->timed_lookups);
 			continue;
 		}
 		json_int(jb, columns[i], g_ascii_strtoll(f[i], NULL, 10));

@@ -2,6 +2,7 @@
 #include "ph_bench.h"
 
 #include <string.h>
+#include <time.h>
 
 const char *const ph_policy_names[PH_POLICY_COUNT] = {
 	[PH_POLICY_NONE] = "none",
@@ -82,21 +83,85 @@ static void count_ideal(const struct ph_bench *b, struct ph_config *c)
 	c->slots_used = held;
 }
 
-/* One boot: caches as at boot, core init where the trace puts it. */
+int ph_bench_index(struct ph_bench *b)
+{
+	guint32 nslots = fc_dt_index_slots(b->dt.nphandles);
+	int rc;
+
+	b->resolver_slots = g_new(struct fc_cache_slot, nslots);
+	rc = fc_dt_index_build(&b->resolver, b->dt.fdt, b->resolver_slots, nslots);
+	return rc < 0 ? rc : 0;
+}
+
+void ph_bench_index_clear(struct ph_bench *b)
+{
+	g_clear_pointer(&b->resolver_slots, g_free);
+}
+
+/*
+ * Where a replay times libfdt's real scans: n windows of len lookups, one
+ * starting every `every` lookups (the whole trace: one window of every
+ * lookup). Outside them the misses are resolved by b's index.
+ */
+struct ph_windows {
+	guint n, every, len;
+	guint next;     /* the lookup before which a window opens or closes */
+	guint done;     /* windows closed in this replay */
+	gboolean open;
+	gint64 start, ns; /* the open window's start; the time inside windows */
+};
+
+static gint64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (gint64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Before lookup i (w->next): close the open window, open the next one if it starts here. */
+static void window_edge(struct ph_windows *w, guint i)
+{
+	if (w->open) {
+		w->ns += now_ns() - w->start;
+		w->open = FALSE;
+		w->done++;
+		w->next = i - w->len + w->every;
+	}
+	if (i == w->next && w->done < w->n) {
+		w->open = TRUE;
+		w->next = i + w->len;
+		w->start = now_ns();
+	}
+}
+
+/*
+ * One boot: caches as at boot, core init where the trace puts it. Without
+ * windows every miss is resolved by b's index (the counters are the same,
+ * the scans' cost is not paid).
+ */
 static int replay(const struct ph_bench *b, struct fc_dt_replay *r, const struct ph_config *c,
-		  struct fc_cache_slot *slots, struct ph_config *count)
+		  struct fc_cache_slot *slots, struct ph_config *count, struct ph_windows *w)
 {
 	guint n = ph_trace_lookups(&b->trace);
 	int rc = fc_dt_replay_init(r, &b->dt, replay_policy[c->policy], slots, c->size);
 
 	if (rc < 0)
 		return rc;
+	if (w) {
+		w->next = w->done = 0;
+		w->open = FALSE;
+	}
 	for (guint i = 0; i < n; i++) {
 		guint32 misses = r->stats.misses;
 
+		if (w && i == w->next)
+			window_edge(w, i);
 		if (i == b->trace.core_init_at)
 			fc_dt_replay_core_init(r);
-		rc = fc_dt_replay_lookup(r, ph_trace_at(&b->trace, i));
+		/* inside a window libfdt's real scan, else the index's answer */
+		rc = fc_dt_replay_lookup_indexed(r, ph_trace_at(&b->trace, i),
+						 w && w->open ? NULL : &b->resolver);
 		if (rc < 0 && rc != FC_ENOENT)
 			return rc;
 		if (count && r->stats.misses != misses) {
@@ -108,6 +173,8 @@ static int replay(const struct ph_bench *b, struct fc_dt_replay *r, const struct
 				count->before_core_init++;
 		}
 	}
+	if (w && w->open)
+		window_edge(w, n);
 	if (b->trace.core_init_at >= n)
 		fc_dt_replay_core_init(r);
 	return 0;
@@ -127,7 +194,7 @@ static int count_replay(const struct ph_bench *b, struct ph_config *c, struct fc
 	int rc;
 
 	clear_counts(c);
-	rc = replay(b, &r, c, slots, c);
+	rc = replay(b, &r, c, slots, c, NULL);
 	if (!rc) {
 		c->stats = r.stats;
 		c->slots_used = r.cache.used;
@@ -151,51 +218,57 @@ int ph_bench_count(const struct ph_bench *b, struct ph_config *c)
 	return rc;
 }
 
-/* Replays of c without counting for at least min_us; sets ns_per_lookup. */
+/*
+ * The windows c's replays are timed in: the whole trace when its scans
+ * visit at most PH_TIMED_STEPS nodes (c's counted scan_steps), else
+ * PH_WINDOWS windows evenly spread, whose lookups are the share of the
+ * trace that visits about PH_SAMPLE_STEPS nodes; each window replays its
+ * scans for real, from the caches' state at its start.
+ */
+static struct ph_windows windows_of(const struct ph_config *c, guint n)
+{
+	struct ph_windows w = { .n = 1, .every = n, .len = n };
+	guint64 share;
+
+	if (c->stats.scan_steps <= PH_TIMED_STEPS)
+		return w;
+	w.n = MIN(PH_WINDOWS, n);
+	w.every = n / w.n;
+	share = (guint64)n * PH_SAMPLE_STEPS / c->stats.scan_steps;
+	w.len = (guint)CLAMP(share / w.n, 1, w.every);
+	return w;
+}
+
+/* Replays of c without counting, timed in their windows for at least min_us; sets ns_per_lookup. */
 static int time_replays(const struct ph_bench *b, struct ph_config *c, struct fc_cache_slot *slots,
 			gint64 min_us)
 {
 	struct fc_dt_replay r;
-	guint n = ph_trace_lookups(&b->trace);
+	struct ph_windows w = windows_of(c, ph_trace_lookups(&b->trace));
 	guint64 runs = 0;
-	gint64 start = g_get_monotonic_time(), elapsed;
-	int rc = 0;
+	int rc;
 
 	do {
-		rc = replay(b, &r, c, slots, NULL);
+		rc = replay(b, &r, c, slots, NULL, &w);
 		runs++;
-		elapsed = g_get_monotonic_time() - start;
-	} while (!rc && elapsed < min_us);
+	} while (!rc && w.ns < min_us * 1000);
 	c->timed = !rc;
-	c->ns_per_lookup = (double)elapsed * 1000.0 / ((double)runs * n);
+	c->timed_lookups = w.n < 2 ? 0 : w.n * w.len;
+	c->ns_per_lookup = (double)w.ns / ((double)runs * w.n * w.len);
 	return rc;
 }
 
-/*
- * The counting replay is also the timed one when it alone lasts min_us: a
- * replay that long is the misses' scans, beside which counting costs nothing,
- * and replaying it once more would double the run. A shorter one is timed
- * again without counting.
- */
 int ph_bench_measure(const struct ph_bench *b, struct ph_config *c, gint64 min_us)
 {
 	struct fc_cache_slot *slots;
-	guint n = ph_trace_lookups(&b->trace);
-	gint64 start, elapsed;
 	int rc;
 
-	if (c->policy == PH_POLICY_LRU || c->policy == PH_POLICY_OPT || !n)
+	if (c->policy == PH_POLICY_LRU || c->policy == PH_POLICY_OPT || !ph_trace_lookups(&b->trace))
 		return ph_bench_count(b, c);
 	slots = g_new(struct fc_cache_slot, MAX(c->size, 1));
-	start = g_get_monotonic_time();
 	rc = count_replay(b, c, slots);
-	elapsed = g_get_monotonic_time() - start;
-	if (!rc && elapsed >= min_us) {
-		c->timed = TRUE;
-		c->ns_per_lookup = (double)elapsed * 1000.0 / n;
-	} else if (!rc) {
+	if (!rc)
 		rc = time_replays(b, c, slots, min_us);
-	}
 	g_free(slots);
 	return rc;
 }

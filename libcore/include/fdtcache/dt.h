@@ -195,6 +195,21 @@ int fc_dt_replay_core_init(struct fc_dt_replay *r);
 int fc_dt_replay_lookup(struct fc_dt_replay *r, uint32_t phandle);
 
 /*
+ * fc_dt_replay_lookup_indexed - fc_dt_replay_lookup, a miss resolved
+ * through index rather than by libfdt's scan (NULL: by the scan). index
+ * must be a complete index of r's DTB (fc_dt_index_build): it gives each
+ * miss the node the scan finds, so every answer and counter is the same (a
+ * miss is still priced at that node's tree position), found by hashing
+ * instead of a walk of the tree. For replays whose counters matter and
+ * whose time does not; a replay may mix both kinds of lookup.
+ * returns:
+ *	as fc_dt_replay_lookup, and
+ *	FC_EINVAL: index is not a PROBE map (not counted)
+ */
+int fc_dt_replay_lookup_indexed(struct fc_dt_replay *r, uint32_t phandle,
+				const struct fc_cache *index);
+
+/*
  * Lookups beyond phandles, over the node table (struct fc_dt_lookups): each
  * answer is the one libfdt gives, found without walking the tree again.
  *
