@@ -84,6 +84,8 @@ int fuzz_inspect(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", in_fd);
 	inspect_init(&in);
 	options_from(&in.opt, data[0], data[1]);
+	/* Zephyr's O(n^2) free-space count runs ~30x slower under ASan and coverage */
+	in.zephyr_free_max_reads = 1u << 19;
 	json = data[0] & 0x80;
 	in.path = path;
 	fflush(stdout);

@@ -70,10 +70,10 @@ static void exercise_mounted(struct fuzz_nvs *r, uint32_t ates)
 		return;
 	rc = fc_nvs_mount(&r->fs, &r->cfg);
 	if (rc)
-		fuzz_violated("remount after a successful write", rc);
+		fuzz_nvs_violated(r, "remount after a successful write", rc);
 	rc = fc_nvs_read(&r->fs, 0x1234, buf, sizeof(buf));
 	if (rc != (int)sizeof(value) || memcmp(buf, value, sizeof(value)))
-		fuzz_violated("acknowledged write reads back after remount", rc);
+		fuzz_nvs_violated(r, "acknowledged write reads back after remount", rc);
 }
 
 static int count_ate(void *ctx, const struct fc_nvs_ate_info *info)
@@ -141,12 +141,12 @@ static void check_model(struct fuzz_nvs *r, const struct model *m, const char *w
 		rc = fc_nvs_read(&r->fs, (uint16_t)id, got, sizeof(got));
 		if (m->state[id] == ABSENT) {
 			if (rc != FC_ENOENT)
-				fuzz_violated(when, rc);
+				fuzz_nvs_violated(r, when, rc);
 			continue;
 		}
 		fuzz_value(want, m->len[id], m->seed[id]);
 		if (rc != m->len[id] || memcmp(want, got, m->len[id]))
-			fuzz_violated(when, rc);
+			fuzz_nvs_violated(r, when, rc);
 	}
 }
 
@@ -201,7 +201,7 @@ static void run_op(struct fuzz_nvs *r, struct model *m, struct fuzz_bytes *ops)
 	default:
 		rc = fc_nvs_mount(&r->fs, &r->cfg);
 		if (rc)
-			fuzz_violated("remount after acknowledged operations", rc);
+			fuzz_nvs_violated(r, "remount after acknowledged operations", rc);
 		check_model(r, m, "acknowledged write or delete reads back after a remount");
 		break;
 	}
@@ -231,14 +231,14 @@ int fuzz_nvs_ops(const uint8_t *data, size_t size)
 	if (fuzz_nvs_ops_mount(r, data, size, &ops)) {
 		memset(&m, 0, sizeof(m)); /* UNKNOWN: the damaged image's own values */
 		m.zephyr_free_left = ZEPHYR_WALK_BUDGET;
-		while (ops.n && r->fs.mounted)
+		while (ops.n && r->fs.mounted && !fuzz_nvs_spent(r))
 			run_op(r, &m, &ops);
 		if (r->fs.mounted) {
 			check_model(r, &m, "acknowledged write or delete reads back");
 			int rc = fc_nvs_mount(&r->fs, &r->cfg);
 
 			if (rc)
-				fuzz_violated("remount at the end", rc);
+				fuzz_nvs_violated(r, "remount at the end", rc);
 			check_model(r, &m, "acknowledged write or delete reads back after a remount");
 		}
 	}

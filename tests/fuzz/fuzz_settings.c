@@ -89,12 +89,12 @@ static void check_model(struct rig *r, const char *when)
 		rc = fc_settings_get(&r->st, names[i], got, sizeof(got));
 		if (r->state[i] == ABSENT) {
 			if (rc != FC_ENOENT)
-				fuzz_violated(when, rc);
+				fuzz_nvs_violated(&r->nvs, when, rc);
 			continue;
 		}
 		fuzz_value(want, r->len[i], r->seed[i]);
 		if (rc != r->len[i] || memcmp(want, got, r->len[i]))
-			fuzz_violated(when, rc);
+			fuzz_nvs_violated(&r->nvs, when, rc);
 	}
 }
 
@@ -158,9 +158,9 @@ static void run_op(struct rig *r, struct fuzz_bytes *ops)
 	default: /* reboot: mount, init and load again */
 		rc = fc_nvs_mount(&r->nvs.fs, &r->nvs.cfg);
 		if (rc)
-			fuzz_violated("remount after acknowledged saves", rc);
+			fuzz_nvs_violated(&r->nvs, "remount after acknowledged saves", rc);
 		if (!attach(r, arg))
-			fuzz_violated("settings init after a remount", -1);
+			fuzz_nvs_violated(&r->nvs, "settings init after a remount", -1);
 		fc_settings_load(&r->st, buf, sizeof(buf), check_entry, r);
 		check_model(r, "saved or deleted name reads back after a reboot");
 		break;
@@ -178,7 +178,7 @@ int fuzz_settings(const uint8_t *data, size_t size)
 	    fc_settings_scan(&r->nvs.fs, buf, sizeof(buf), &present, r) == 0 &&
 	    attach(r, data[2] >> 5)) {
 		fc_settings_load(&r->st, buf, sizeof(buf), check_entry, r);
-		while (ops.n && r->nvs.fs.mounted)
+		while (ops.n && r->nvs.fs.mounted && !fuzz_nvs_spent(&r->nvs))
 			run_op(r, &ops);
 		if (r->nvs.fs.mounted)
 			check_model(r, "saved or deleted name reads back at the end");

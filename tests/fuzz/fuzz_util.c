@@ -38,6 +38,36 @@ void fuzz_value(uint8_t *buf, size_t n, uint32_t seed)
 	}
 }
 
+static int budget_read(void *ctx, uint32_t off, void *buf, uint32_t len)
+{
+	struct fuzz_nvs *r = ctx;
+
+	if (!r->reads_left)
+		return FC_EIO;
+	r->reads_left--;
+	return r->ram.dev.read(r->ram.dev.ctx, off, buf, len);
+}
+
+static int rig_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
+{
+	struct fuzz_nvs *r = ctx;
+
+	return r->ram.dev.prog(r->ram.dev.ctx, off, buf, len);
+}
+
+static int rig_erase(void *ctx, uint32_t off, uint32_t len)
+{
+	struct fuzz_nvs *r = ctx;
+
+	return r->ram.dev.erase(r->ram.dev.ctx, off, len);
+}
+
+void fuzz_nvs_violated(const struct fuzz_nvs *r, const char *what, int rc)
+{
+	if (!fuzz_nvs_spent(r))
+		fuzz_violated(what, rc);
+}
+
 bool fuzz_nvs_setup(struct fuzz_nvs *r, const uint8_t *hdr, const uint8_t *image, size_t len)
 {
 	struct fc_flash_geometry geo;
@@ -57,8 +87,14 @@ bool fuzz_nvs_setup(struct fuzz_nvs *r, const uint8_t *hdr, const uint8_t *image
 	memcpy(r->mem, image, geo.size);
 	if (fc_ram_flash_init(&r->ram, &geo, r->mem))
 		fuzz_violated("RAM device over a valid geometry", FC_EINVAL);
+	r->dev = r->ram.dev;
+	r->dev.read = budget_read;
+	r->dev.prog = rig_prog;
+	r->dev.erase = rig_erase;
+	r->dev.ctx = r;
+	r->reads_left = FUZZ_READ_BUDGET;
 	memset(&r->cfg, 0, sizeof(r->cfg));
-	r->cfg.flash = &r->ram.dev;
+	r->cfg.flash = &r->dev;
 	r->cfg.sector_size = sector_size;
 	r->cfg.sector_count = (uint16_t)count;
 	r->cfg.data_crc = opt & FUZZ_NVS_DATA_CRC;

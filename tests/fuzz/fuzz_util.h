@@ -26,9 +26,19 @@ uint16_t fuzz_u16(struct fuzz_bytes *b);
 /* Fill buf with n bytes of a xorshift stream from seed (values to write). */
 void fuzz_value(uint8_t *buf, size_t n, uint32_t seed);
 
+/*
+ * Flash reads one input may spend. Zephyr-mode lookups walk the log from
+ * the head on every read, so an op script over a hostile image could
+ * otherwise take hours; past the budget every read fails with FC_EIO and
+ * results are no longer checked (fuzz_nvs_spent).
+ */
+#define FUZZ_READ_BUDGET (1u << 22)
+
 struct fuzz_nvs {
 	uint8_t *mem;
 	struct fc_ram_flash ram;
+	struct fc_flash dev; /* ram.dev behind the read budget; the engine's device */
+	uint32_t reads_left;
 	struct fc_nvs_config cfg;
 	struct fc_cache_slot slots[FUZZ_INDEX_SLOTS];
 	uint8_t ate_cache[512];
@@ -42,6 +52,15 @@ struct fuzz_nvs {
  */
 bool fuzz_nvs_setup(struct fuzz_nvs *r, const uint8_t *hdr, const uint8_t *image, size_t len);
 void fuzz_nvs_free(struct fuzz_nvs *r);
+
+/* True once r spent FUZZ_READ_BUDGET: its reads fail, so nothing it returns is checked. */
+static inline bool fuzz_nvs_spent(const struct fuzz_nvs *r)
+{
+	return r->reads_left == 0;
+}
+
+/* fuzz_violated unless r spent its read budget (then the failure is the budget's). */
+void fuzz_nvs_violated(const struct fuzz_nvs *r, const char *what, int rc);
 
 /*
  * fuzz_nvs_ops_mount - an ops input (header, a count byte n, n ops of 4

@@ -16,6 +16,7 @@ void inspect_init(struct inspect *in)
 	memset(in, 0, sizeof(*in));
 	in->opt.history_id = -1;
 	in->input.fd = -1;
+	in->zephyr_free_max_reads = ZEPHYR_FREE_MAX_READS;
 	in->sectors = g_array_new(FALSE, TRUE, sizeof(struct fc_nvs_sector_info));
 	in->ates = g_array_new(FALSE, FALSE, sizeof(struct ate_rec));
 	in->live = g_array_new(FALSE, FALSE, sizeof(struct live_entry));

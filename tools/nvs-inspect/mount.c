@@ -48,8 +48,14 @@ static void describe_change(struct inspect *in, uint32_t s)
 /*
  * Free space as Zephyr itself reports it: its O(n^2) count skips a live
  * entry whose id a later torn ATE carries, so it can differ from the exact
- * figure. Run on a second copy, only where n is small enough.
+ * figure. Run on a second copy, only where its reads (valid ATEs x ATE
+ * slots at most) stay within in->zephyr_free_max_reads.
  */
+static uint64_t zephyr_free_slots(const struct inspect *in)
+{
+	return in->part_len / FC_MAX(8u, in->fgeo.write_size);
+}
+
 static void zephyr_free_space(struct inspect *in)
 {
 	uint8_t *mem;
@@ -58,7 +64,7 @@ static void zephyr_free_space(struct inspect *in)
 	struct fc_nvs_config cfg;
 
 	in->zephyr_free = -1;
-	if (in->stack_ates > ZEPHYR_FREE_MAX_ATES)
+	if ((uint64_t)in->stack_ates * zephyr_free_slots(in) > in->zephyr_free_max_reads)
 		return;
 	mem = g_memdup2(in->part, in->part_len);
 	fc_ram_flash_init(&ram, &in->fgeo, mem);

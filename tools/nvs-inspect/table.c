@@ -141,7 +141,7 @@ static void table_mount(const struct inspect *in)
 	       in->zephyr_free >= 0 ? in->zephyr_free : in->free_space);
 	if (in->zephyr_free < 0)
 		para(in, 0, "free space: %d bytes (exact; Zephyr's O(n^2) count skipped for %u "
-		     "ATEs)", in->free_space, in->stack_ates);
+		     "ATEs in %zu bytes)", in->free_space, in->stack_ates, in->part_len);
 	else if (in->zephyr_free != in->free_space)
 		para(in, 0, "free space: %d bytes exactly; Zephyr reports %d (its count skips a "
 		     "live entry whose id a torn ATE carries)", in->free_space, in->zephyr_free);
