@@ -84,7 +84,7 @@ void inspect_free(struct inspect *in)
 	g_ptr_array_free(in->actions, TRUE);
 	g_free(in->scratch);
 	g_free(in->index);
-	g_free(in->touched);
+	copy_flash_free(&in->copy_dev);
 	g_free(in->padded);
 	g_free(in->copy_mem);
 	g_free(in->covered);

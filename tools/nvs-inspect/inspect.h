@@ -53,6 +53,26 @@ struct ate_rec {
 	uint32_t seq;       /* walk order */
 };
 
+/*
+ * The mount's device: a RAM device over the copy that notes, per sector,
+ * what the mount does to it (read the notes once the mount has ended).
+ */
+struct copy_flash {
+	struct fc_ram_flash ram;
+	struct fc_flash dev;
+	uint32_t sector_size, sectors;
+	uint8_t *touched;   /* per sector: programmed or erased */
+	uint8_t *erased;    /* per sector: erased */
+};
+
+/* Where a sector of the dump (a) and of the copy (b) differ. */
+struct sector_diff {
+	uint32_t first, last; /* offsets of the first and last byte that differ */
+	uint32_t differing;   /* bytes that differ */
+	uint32_t written;     /* of those, bytes b holds other than the erase value */
+	bool bits_back;       /* a bit went back to the erase value: b was erased since a */
+};
+
 /* What a mount reads back and what diff compares, in either format. */
 struct live_entry {
 	uint64_t id;
@@ -137,9 +157,7 @@ struct inspect {
 
 	/* mount on a copy */
 	uint8_t *copy;
-	struct fc_ram_flash ram;
-	struct fc_flash copy_dev; /* ram, noting which sectors the mount changes */
-	uint8_t *touched;         /* per sector: programmed or erased by the mount */
+	struct copy_flash copy_dev;
 	struct fc_cache_slot *index;
 	struct fc_nvs fs;
 	struct fc_nvs_config mount_cfg;
@@ -191,6 +209,13 @@ bool is_record(const struct fc_nvs_ate_info *a);
 int value_crc_state(const struct inspect *in, const struct fc_nvs_ate_info *a);
 
 /* mount.c: mount on the copy (on a thread, beside the walk), reads back */
+void copy_flash_init(struct copy_flash *c, const struct fc_flash_geometry *g, uint8_t *copy,
+		     uint32_t sectors);
+void copy_flash_free(struct copy_flash *c);
+bool sector_diff(const uint8_t *a, const uint8_t *b, uint32_t ss, uint8_t ev,
+		 struct sector_diff *d);
+void add_write_action(struct inspect *in, uint32_t s, uint32_t bytes, const struct sector_diff *d);
+bool mount_failed(struct inspect *in);
 void mount_copy_start(struct inspect *in);
 void mount_copy_finish(struct inspect *in);
 void read_live(struct inspect *in);
@@ -228,6 +253,7 @@ const uint8_t *ate_bytes(const struct inspect *in, const struct fc_nvs_ate_info 
 char *addr_text(uint32_t addr);
 char *place_text(const struct inspect *in, uint32_t addr);
 char *id_text(const struct inspect *in, uint64_t id);
+void add_live(struct inspect *in, uint64_t id, int rc, const uint8_t *buf, uint32_t size);
 int add_setting(struct inspect *in, const char *name, size_t name_len, uint32_t name_id,
 		const void *value, size_t value_len);
 void free_read_back(struct inspect *in);

@@ -11,38 +11,54 @@
 
 #include "fdtcache/settings.h"
 
-static void describe_change(struct inspect *in, uint32_t s)
+/* false: the sectors are the same */
+bool sector_diff(const uint8_t *a, const uint8_t *b, uint32_t ss, uint8_t ev,
+		 struct sector_diff *d)
 {
-	const uint8_t *a = sector_bytes(in, s);
-	const uint8_t *b = in->copy + (size_t)s * in->geo.geo.sector_size;
-	uint32_t ss = in->geo.geo.sector_size, i, first = ss, last = 0, written = 0;
-	uint8_t ev = in->geo.geo.erase_value;
-	bool erased = false;
+	uint32_t i;
 
+	*d = (struct sector_diff){ .first = ss };
 	if (memcmp(a, b, ss) == 0)
-		return;
+		return false;
 	for (i = 0; i < ss; i++) {
 		if (a[i] == b[i])
 			continue;
-		first = MIN(first, i);
-		last = i;
+		d->first = MIN(d->first, i);
+		d->last = i;
+		d->differing++;
 		/* programming only moves bits away from the erase value */
 		if ((uint8_t)(a[i] ^ ev) & (uint8_t)~(b[i] ^ ev))
-			erased = true;
-		written += b[i] != ev;
+			d->bits_back = true;
+		d->written += b[i] != ev;
 	}
-	if (first == ss)
+	return true;
+}
+
+/* The action of a sector the mount wrote into without erasing it. */
+void add_write_action(struct inspect *in, uint32_t s, uint32_t bytes, const struct sector_diff *d)
+{
+	g_ptr_array_add(in->actions, g_strdup_printf("write %u bytes in sector %u at "
+						     "0x%04x..0x%04x", bytes, s, d->first,
+						     d->last));
+}
+
+static void describe_change(struct inspect *in, uint32_t s)
+{
+	uint32_t ss = in->geo.geo.sector_size;
+	uint8_t ev = in->geo.geo.erase_value;
+	const uint8_t *b = in->copy + (size_t)s * ss;
+	struct sector_diff d;
+
+	if (!sector_diff(sector_bytes(in, s), b, ss, ev, &d))
 		return;
-	if (erased && nvs_erased(b, ss, ev))
+	if (d.bits_back && nvs_erased(b, ss, ev))
 		g_ptr_array_add(in->actions, g_strdup_printf("erase sector %u", s));
-	else if (erased)
+	else if (d.bits_back)
 		g_ptr_array_add(in->actions,
 				g_strdup_printf("erase sector %u and write %u bytes into it", s,
-						written));
+						d.written));
 	else
-		g_ptr_array_add(in->actions,
-				g_strdup_printf("write %u bytes in sector %u at 0x%04x..0x%04x", written,
-						s, first, last));
+		add_write_action(in, s, d.written, &d);
 }
 
 /*
@@ -76,42 +92,75 @@ static void zephyr_free_space(struct inspect *in)
 	g_free(mem);
 }
 
-/*
- * The mount of the copy and the walk of the dump touch disjoint memory, so
- * the mount runs on a second thread while the walk runs. The copy's device
- * notes which sectors the mount programs or erases.
- */
-static void note_touched(struct inspect *in, uint32_t off, uint32_t len)
+static void note(const struct copy_flash *c, uint8_t *marks, uint32_t off, uint32_t len)
 {
-	uint32_t ss = in->geo.geo.sector_size, s;
+	uint32_t s;
 
-	for (s = off / ss; len && s <= (off + len - 1) / ss && s < in->geo.geo.sector_count; s++)
-		in->touched[s] = 1;
+	for (s = off / c->sector_size;
+	     len && s < c->sectors && (uint64_t)s * c->sector_size < (uint64_t)off + len; s++)
+		marks[s] = 1;
 }
 
 static int copy_read(void *ctx, uint32_t off, void *buf, uint32_t len)
 {
-	struct inspect *in = ctx;
+	struct copy_flash *c = ctx;
 
-	return in->ram.dev.read(in->ram.dev.ctx, off, buf, len);
+	return c->ram.dev.read(c->ram.dev.ctx, off, buf, len);
 }
 
 static int copy_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
 {
-	struct inspect *in = ctx;
+	struct copy_flash *c = ctx;
 
-	note_touched(in, off, len);
-	return in->ram.dev.prog(in->ram.dev.ctx, off, buf, len);
+	note(c, c->touched, off, len);
+	return c->ram.dev.prog(c->ram.dev.ctx, off, buf, len);
 }
 
 static int copy_erase(void *ctx, uint32_t off, uint32_t len)
 {
-	struct inspect *in = ctx;
+	struct copy_flash *c = ctx;
 
-	note_touched(in, off, len);
-	return in->ram.dev.erase(in->ram.dev.ctx, off, len);
+	note(c, c->touched, off, len);
+	note(c, c->erased, off, len);
+	return c->ram.dev.erase(c->ram.dev.ctx, off, len);
 }
 
+void copy_flash_init(struct copy_flash *c, const struct fc_flash_geometry *g, uint8_t *copy,
+		     uint32_t sectors)
+{
+	fc_ram_flash_init(&c->ram, g, copy);
+	c->dev = c->ram.dev;
+	c->dev.read = copy_read;
+	c->dev.prog = copy_prog;
+	c->dev.erase = copy_erase;
+	c->dev.ctx = c;
+	c->sector_size = g->erase_size;
+	c->sectors = sectors;
+	c->touched = g_new0(uint8_t, sectors);
+	c->erased = g_new0(uint8_t, sectors);
+}
+
+void copy_flash_free(struct copy_flash *c)
+{
+	g_free(c->touched);
+	g_free(c->erased);
+	c->touched = c->erased = NULL;
+}
+
+/* Says why the mount of the copy failed: true when it did. */
+bool mount_failed(struct inspect *in)
+{
+	if (in->mount_rc >= 0)
+		return false;
+	verdict(in, SEV_ERROR, "mount-fails", -1, -1, "a mount fails: %s",
+		fc_strerror(in->mount_rc));
+	return true;
+}
+
+/*
+ * The mount of the copy and the walk of the dump touch disjoint memory, so
+ * the mount runs on a second thread while the walk runs.
+ */
 static gpointer mount_thread(gpointer data)
 {
 	struct inspect *in = data;
@@ -124,14 +173,8 @@ static gpointer mount_thread(gpointer data)
 
 void mount_copy_start(struct inspect *in)
 {
-	fc_ram_flash_init(&in->ram, &in->fgeo, in->copy);
-	in->copy_dev = in->ram.dev;
-	in->copy_dev.read = copy_read;
-	in->copy_dev.prog = copy_prog;
-	in->copy_dev.erase = copy_erase;
-	in->copy_dev.ctx = in;
-	in->touched = g_new0(uint8_t, in->geo.geo.sector_count);
-	in->mount_cfg = nvs_config(in, &in->copy_dev, in->index);
+	copy_flash_init(&in->copy_dev, &in->fgeo, in->copy, in->geo.geo.sector_count);
+	in->mount_cfg = nvs_config(in, &in->copy_dev.dev, in->index);
 	in->mount_thread = g_thread_new("mount", mount_thread, in);
 }
 
@@ -143,13 +186,10 @@ void mount_copy_finish(struct inspect *in)
 	in->mount_thread = NULL;
 	/* only sectors the mount wrote can differ from the dump */
 	for (s = 0; s < in->geo.geo.sector_count; s++)
-		if (in->touched[s])
+		if (in->copy_dev.touched[s])
 			describe_change(in, s);
-	if (in->mount_rc < 0) {
-		verdict(in, SEV_ERROR, "mount-fails", -1, -1, "a mount fails: %s",
-			fc_strerror(in->mount_rc));
+	if (mount_failed(in))
 		return;
-	}
 	in->free_space = fc_nvs_calc_free_space(&in->fs);
 	zephyr_free_space(in);
 }
@@ -158,26 +198,14 @@ void read_live(struct inspect *in)
 {
 	uint8_t *buf = g_malloc(in->geo.geo.sector_size);
 	uint32_t id;
-	int rc;
 
 	/* Candidates: every id with a valid ATE in the dump (a mount only
 	 * drops ATEs or copies them); the reads decide. */
-	for (id = 0; id < FC_NVS_ID_SPECIAL; id++) {
-		struct live_entry e = { (uint16_t)id, 0, NULL };
-
-		if (!(in->ids[id / 8] & (1u << (id % 8))))
-			continue;
-		rc = fc_nvs_read(&in->fs, (uint16_t)id, buf, in->geo.geo.sector_size);
-		if (rc == FC_ENOENT)
-			continue;
-		e.rc = rc;
-		if (rc >= 0)
-			e.value = g_bytes_new(buf, MIN((uint32_t)rc, in->geo.geo.sector_size));
-		else
-			verdict(in, SEV_ERROR, "read-fails", -1, -1, "id 0x%04x: a read fails: %s",
-				id, fc_strerror(rc));
-		g_array_append_val(in->live, e);
-	}
+	for (id = 0; id < FC_NVS_ID_SPECIAL; id++)
+		if (in->ids[id / 8] & (1u << (id % 8)))
+			add_live(in, id,
+				 fc_nvs_read(&in->fs, (uint16_t)id, buf, in->geo.geo.sector_size),
+				 buf, in->geo.geo.sector_size);
 	g_free(buf);
 }
 

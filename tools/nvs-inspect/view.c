@@ -103,6 +103,25 @@ char *id_text(const struct inspect *in, uint64_t id)
 	return in->zms ? zms_id_text(in->zms, id) : g_strdup_printf("0x%04x", (unsigned)id);
 }
 
+/* An id's read back: rc from fc_nvs_read or fc_zms_read into buf (size bytes). */
+void add_live(struct inspect *in, uint64_t id, int rc, const uint8_t *buf, uint32_t size)
+{
+	struct live_entry e = { id, rc, NULL };
+	char *text;
+
+	if (rc == FC_ENOENT)
+		return;
+	if (rc >= 0) {
+		e.value = g_bytes_new(buf, MIN((uint32_t)rc, size));
+	} else {
+		text = id_text(in, id);
+		verdict(in, SEV_ERROR, "read-fails", -1, -1, "id %s: a read fails: %s", text,
+			fc_strerror(rc));
+		g_free(text);
+	}
+	g_array_append_val(in->live, e);
+}
+
 /* A setting as read back: its name copied (and NUL-ended), its value too. */
 static struct setting setting_new(const char *name, size_t name_len, uint32_t name_id,
 				  const void *value, size_t value_len)

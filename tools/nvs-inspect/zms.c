@@ -100,56 +100,21 @@ static void zms_walk_dump(struct inspect *in)
 static void zms_describe_change(struct inspect *in, uint32_t s)
 {
 	struct zms_inspect *z = in->zms;
-	uint32_t ss = z->sector_size, i, first = ss, last = 0, written = 0;
-	const uint8_t *a = z->part + (size_t)s * ss, *b = z->copy + (size_t)s * ss;
-	uint8_t ev = z->erase_value;
-	bool erased = z->erased[s] != 0;
+	uint32_t ss = z->sector_size;
+	const uint8_t *b = z->copy + (size_t)s * ss;
+	struct sector_diff d;
 
-	for (i = 0; i < ss; i++) {
-		if (a[i] == b[i])
-			continue;
-		first = MIN(first, i);
-		last = i;
-		written++;
-	}
-	if (first == ss)
+	if (!sector_diff(z->part + (size_t)s * ss, b, ss, z->erase_value, &d))
 		return;
-	if (erased && zms_slot_erased(b, ss - z->ate_size, ev))
+	if (z->copy_dev.erased[s] && zms_slot_erased(b, ss - z->ate_size, z->erase_value))
 		g_ptr_array_add(in->actions, g_strdup_printf("erase sector %u and write its empty "
 							     "ATE", s));
-	else if (erased)
+	else if (z->copy_dev.erased[s])
 		g_ptr_array_add(in->actions, g_strdup_printf("erase sector %u and write it again, "
 							     "%u bytes differing (a garbage "
-							     "collection redone)", s, written));
+							     "collection redone)", s, d.differing));
 	else
-		g_ptr_array_add(in->actions, g_strdup_printf("write %u bytes in sector %u at "
-							     "0x%04x..0x%04x", written, s, first,
-							     last));
-}
-
-/* The copy's device notes which sectors the mount erases. */
-static int copy_read(void *ctx, uint32_t off, void *buf, uint32_t len)
-{
-	struct zms_inspect *z = ctx;
-
-	return z->ram.dev.read(z->ram.dev.ctx, off, buf, len);
-}
-
-static int copy_prog(void *ctx, uint32_t off, const void *buf, uint32_t len)
-{
-	struct zms_inspect *z = ctx;
-
-	return z->ram.dev.prog(z->ram.dev.ctx, off, buf, len);
-}
-
-static int copy_erase(void *ctx, uint32_t off, uint32_t len)
-{
-	struct zms_inspect *z = ctx;
-
-	for (uint32_t s = off / z->sector_size; len && s < z->sectors &&
-	     (uint64_t)s * z->sector_size < (uint64_t)off + len; s++)
-		z->erased[s] = 1;
-	return z->ram.dev.erase(z->ram.dev.ctx, off, len);
+		add_write_action(in, s, d.differing, &d);
 }
 
 static void zms_mount_copy(struct inspect *in)
@@ -158,22 +123,13 @@ static void zms_mount_copy(struct inspect *in)
 	struct fc_zms_config cfg;
 	uint32_t s;
 
-	fc_ram_flash_init(&z->ram, &z->fgeo, z->copy);
-	z->copy_dev = z->ram.dev;
-	z->copy_dev.read = copy_read;
-	z->copy_dev.prog = copy_prog;
-	z->copy_dev.erase = copy_erase;
-	z->copy_dev.ctx = z;
-	z->erased = g_new0(uint8_t, z->sectors);
-	cfg = zms_inspect_config(z, &z->copy_dev, z->index, z->nslots);
+	copy_flash_init(&z->copy_dev, &z->fgeo, z->copy, z->sectors);
+	cfg = zms_inspect_config(z, &z->copy_dev.dev, z->index, z->nslots);
 	in->mount_rc = fc_zms_mount(&z->fs, &cfg);
 	for (s = 0; s < z->sectors; s++)
 		zms_describe_change(in, s);
-	if (in->mount_rc < 0) {
-		verdict(in, SEV_ERROR, "mount-fails", -1, -1, "a mount fails: %s",
-			fc_strerror(in->mount_rc));
+	if (mount_failed(in))
 		return;
-	}
 	z->free_space = fc_zms_calc_free_space(&z->fs);
 	z->active_free = fc_zms_active_sector_free_space(&z->fs);
 }
@@ -197,25 +153,13 @@ static void zms_read_live(struct inspect *in)
 	/* candidates: every id with a valid ATE in the dump; the reads decide */
 	for (i = 0; i < z->ates->len; i++) {
 		struct fc_zms_ate_info *a = &g_array_index(z->ates, struct fc_zms_ate_info, i);
-		struct live_entry e = { a->id, 0, NULL };
 
 		if (a->status == FC_ZMS_ATE_BAD || a->status == FC_ZMS_ATE_GC_DONE ||
 		    g_hash_table_contains(seen, &a->id))
 			continue;
 		g_hash_table_add(seen, &a->id);
-		e.rc = fc_zms_read(&z->fs, a->id, buf, z->sector_size);
-		if (e.rc == FC_ENOENT)
-			continue;
-		if (e.rc >= 0) {
-			e.value = g_bytes_new(buf, MIN((uint32_t)e.rc, z->sector_size));
-		} else {
-			char *id = zms_id_text(z, a->id);
-
-			verdict(in, SEV_ERROR, "read-fails", -1, -1, "id %s: a read fails: %s", id,
-				fc_strerror(e.rc));
-			g_free(id);
-		}
-		g_array_append_val(in->live, e);
+		add_live(in, a->id, fc_zms_read(&z->fs, a->id, buf, z->sector_size), buf,
+			 z->sector_size);
 	}
 	g_array_sort(in->live, by_id);
 	g_hash_table_destroy(seen);
@@ -368,7 +312,7 @@ void zms_inspect_free(struct inspect *in)
 	g_free(z->slots);
 	g_free(z->index);
 	g_free(z->owned);
-	g_free(z->erased);
+	copy_flash_free(&z->copy_dev);
 	g_free(z);
 	in->zms = NULL;
 }

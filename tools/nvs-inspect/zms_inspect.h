@@ -55,9 +55,7 @@ struct zms_inspect {
 	GArray *ates;             /* struct fc_zms_ate_info, walk order (newest first) */
 
 	/* the mount of the copy */
-	struct fc_ram_flash ram;
-	struct fc_flash copy_dev; /* ram, noting the sectors the mount erases */
-	uint8_t *erased;          /* per sector: erased by the mount */
+	struct copy_flash copy_dev;
 	struct fc_zms fs;
 	struct fc_zms_slot *index;
 	int free_space, active_free; /* mount_rc, actions, live, settings: in struct inspect */
