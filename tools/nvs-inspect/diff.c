@@ -202,9 +202,30 @@ static void sector_changes(const struct inspect *a, const struct inspect *b,
 	}
 }
 
-static char *value_or_none(GBytes *v)
+/* An id's value as a change line shows it: data=HEX, data=- when absent. */
+static char *data_text(GBytes *v)
 {
-	return v ? bytes_hex(v) : g_strdup("-");
+	char *hex = v ? bytes_hex(v) : g_strdup("-");
+	char *s = g_strconcat("data=", hex, NULL);
+
+	g_free(hex);
+	return s;
+}
+
+/*
+ * One change a line: "changed LABEL WHAT SEP OLD -> NEW", else "added ...
+ * NEW" or "deleted ... OLD". Frees what, o and n.
+ */
+static void print_change(enum change kind, const char *label, char *what, const char *sep,
+			 char *o, char *n)
+{
+	if (kind == CHANGED)
+		printf("changed %s%s%s%s -> %s\n", label, what, sep, o, n);
+	else
+		printf("%s %s%s%s%s\n", change_names[kind], label, what, sep, kind == ADDED ? n : o);
+	g_free(what);
+	g_free(o);
+	g_free(n);
 }
 
 static void table_ids(const struct inspect *in, const GArray *ids)
@@ -213,16 +234,9 @@ static void table_ids(const struct inspect *in, const GArray *ids)
 
 	for (i = 0; i < ids->len; i++) {
 		const struct id_change *c = &g_array_index(ids, struct id_change, i);
-		char *o = value_or_none(c->old), *n = value_or_none(c->new_), *id = id_text(in, c->id);
 
-		if (c->kind == CHANGED)
-			printf("changed id=%s data=%s -> data=%s\n", id, o, n);
-		else
-			printf("%s id=%s data=%s\n", change_names[c->kind], id,
-			       c->kind == ADDED ? n : o);
-		g_free(id);
-		g_free(o);
-		g_free(n);
+		print_change(c->kind, "id=", id_text(in, c->id), " ", data_text(c->old),
+			     data_text(c->new_));
 	}
 }
 
@@ -232,18 +246,10 @@ static void table_settings_diff(const GArray *st)
 
 	for (i = 0; i < st->len; i++) {
 		const struct setting_change *c = &g_array_index(st, struct setting_change, i);
-		char *name = setting_name_text(c->name);
-		char *o = c->old ? value_text(c->old) : g_strdup("-");
-		char *n = c->new_ ? value_text(c->new_) : g_strdup("-");
 
-		if (c->kind == CHANGED)
-			printf("changed setting %s = %s -> %s\n", name, o, n);
-		else
-			printf("%s setting %s = %s\n", change_names[c->kind], name,
-			       c->kind == ADDED ? n : o);
-		g_free(name);
-		g_free(o);
-		g_free(n);
+		print_change(c->kind, "setting ", setting_name_text(c->name), " = ",
+			     c->old ? value_text(c->old) : g_strdup("-"),
+			     c->new_ ? value_text(c->new_) : g_strdup("-"));
 	}
 }
 
