@@ -161,27 +161,53 @@ int nvs_close_read_(const struct fc_nvs *fs, uint32_t s, struct fc_nvs_ate *a)
 }
 
 /*
- * The lowest valid ATE of a sector whose close ATE cannot be trusted,
- * scanning down from the top slot while not below the data seen so far. A
- * slot that starts where the data ends is still an ATE slot: the one kept
- * free for a delete in a full sector (Zephyr stops above it and loses that
- * delete). The top slot when there is none.
+ * How scan_down reads: a closed sector's slots through the window aligned,
+ * or (up) starting at each slot, for a walk going up; or the write sector's
+ * slots down to the first erased one, to set the write pointers.
  */
-static int recover_last(struct fc_nvs *fs, bool up, uint32_t s, uint32_t *addr)
+enum scan_mode { SCAN_DOWN, SCAN_UP, SCAN_WRITE_SECTOR };
+
+/*
+ * Scan the ATE slots of sector s down from the top slot while not below
+ * the data of the ATEs kept, to the lowest valid ATE kept (*low; the top
+ * slot when none). A slot that starts where the data ends is still an ATE
+ * slot: the one kept free for a delete in a full sector (Zephyr stops above
+ * it and loses that delete). A valid ATE whose data starts below the data
+ * end seen so far was torn out of order (see find_write_pointers) and is
+ * stepped over.
+ */
+static int scan_down(struct fc_nvs *fs, uint32_t s, enum scan_mode mode, uint32_t *low)
 {
-	uint32_t data_end = 0;
+	uint32_t o, end = 0, lo = top_slot(fs);
+	bool torn = false;
 	struct fc_nvs_ate a;
+	int rc = 0;
 
-	*addr = mkaddr(s, top_slot(fs));
-	for (uint32_t o = top_slot(fs); o >= data_end && o < ssize(fs); o -= fs->ate_size) {
-		int rc = nvs_win_ate_(fs, mkaddr(s, o), up, &a);
-
+	for (o = lo; o >= end && o < ssize(fs); o -= fs->ate_size) {
+		rc = nvs_win_ate_(fs, mkaddr(s, o), mode == SCAN_UP, &a);
 		if (rc)
 			return rc;
-		if (ate_valid(fs, &a) && a.offset >= data_end) { /* else torn: see find_write_pointers */
-			data_end = (uint32_t)a.offset + a.len;
-			*addr = mkaddr(s, o);
+		if (mode == SCAN_WRITE_SECTOR && a.erased)
+			break;
+		torn = ate_valid(fs, &a); /* until its data is seen to start at or past end */
+		if (torn && a.offset >= end) {
+			torn = false;
+			end = (uint32_t)a.offset + a.len;
+			lo = o;
 		}
+	}
+	*low = mkaddr(s, lo);
+	if (mode == SCAN_WRITE_SECTOR) {
+		/* the ATE pointer is the slot the scan stopped at (past slot 0: full) */
+		uint32_t data = al(fs, end);
+
+		fs->torn_last = torn && o < ssize(fs); /* the torn slot is the one above it */
+		if (o >= ssize(fs) || o < data) {
+			o = o >= ssize(fs) ? 0 : o;
+			data = o + fs->ate_size;
+		}
+		fs->ate_wra = mkaddr(s, o);
+		fs->data_wra = mkaddr(s, data);
 	}
 	return 0;
 }
@@ -194,7 +220,7 @@ int nvs_sector_low_(struct fc_nvs *fs, uint32_t s, const struct fc_nvs_ate *clos
 		*low = mkaddr(s, close->offset);
 		return 0;
 	}
-	return recover_last(fs, false, s, low);
+	return scan_down(fs, s, SCAN_DOWN, low);
 }
 
 /* ---- walking back ---- */
@@ -247,7 +273,7 @@ int nvs_walk_prev_(struct fc_nvs *fs, uint32_t *addr, struct fc_nvs_ate *a)
 		*addr = mkaddr(s, close.offset);
 		return 0;
 	}
-	return recover_last(fs, true, s, addr);
+	return scan_down(fs, s, SCAN_UP, addr);
 }
 
 /*
@@ -418,32 +444,10 @@ static int find_write_sector(struct fc_nvs *fs, uint32_t *ws)
  */
 static int find_write_pointers(struct fc_nvs *fs, uint32_t ws)
 {
-	int32_t o = (int32_t)top_slot(fs);
-	uint32_t data = 0, end = 0;
-	struct fc_nvs_ate a;
-	int rc;
+	uint32_t low;
 
 	nvs_win_reset_(fs);
-	for (; o >= (int32_t)data; o -= (int32_t)fs->ate_size) {
-		rc = nvs_win_ate_(fs, mkaddr(ws, (uint32_t)o), false, &a);
-		if (rc)
-			return rc;
-		if (a.erased)
-			break;
-		fs->torn_last = ate_valid(fs, &a) && a.offset < end;
-		if (ate_valid(fs, &a) && !fs->torn_last) {
-			end = (uint32_t)a.offset + a.len;
-			data = al(fs, end);
-		}
-	}
-	fs->torn_last &= o >= 0; /* the torn slot is the one above the ATE pointer */
-	if (o < (int32_t)data) {
-		o = FC_MAX(o, 0);
-		data = (uint32_t)o + fs->ate_size;
-	}
-	fs->ate_wra = mkaddr(ws, (uint32_t)o);
-	fs->data_wra = mkaddr(ws, data);
-	return 0;
+	return scan_down(fs, ws, SCAN_WRITE_SECTOR, &low);
 }
 
 /* Step the data pointer over bytes written without their ATE. */
