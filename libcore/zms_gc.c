@@ -44,7 +44,7 @@ static int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr, uint8_t cyc
 
 		if ((uint64_t)a->offset + a->len > zss(fs))
 			return FC_ECORRUPT;
-		fc_put_le32(a->raw + (fs->cfg.id64 ? 12 : 8), zoffs(fs, fs->data_wra));
+		fc_put_le32(a->raw + zms_value_at(fs), zoffs(fs, fs->data_wra));
 		rc = flash_block_move(fs, fs->cfg.flash, block_write, src, &fs->data_wra, a->len);
 		if (rc)
 			return rc;

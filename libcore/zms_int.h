@@ -85,6 +85,12 @@ static inline uint32_t top_slot(const struct fc_zms *fs)
 	return zss(fs) - 3 * fs->ate_size;
 }
 
+/* Where an ATE holds an inline value or a value's offset. */
+static inline uint32_t zms_value_at(const struct fc_zms *fs)
+{
+	return fs->cfg.id64 ? 12 : 8;
+}
+
 static inline bool zephyr_mode(const struct fc_zms *fs)
 {
 #ifdef FC_NO_EMULATION

@@ -149,21 +149,18 @@ uint8_t zms_format_(const struct fc_zms *fs)
  */
 void zms_ate_decode_(const struct fc_zms *fs, uint32_t addr, const uint8_t *b, struct zate *a)
 {
+	uint32_t at = zms_value_at(fs);
 	bool erased = true;
 
 	FC_MEMCPY(a->raw, b, FC_ZMS_ATE_BYTES);
 	a->crc8 = b[0];
 	a->cycle = b[1];
 	a->len = fc_get_le16(b + 2);
-	if (fs->cfg.id64) {
-		a->id = (fc_zms_id_t)fc_get_le32(b + 8) << 32 | fc_get_le32(b + 4);
-		a->offset = fc_get_le32(b + 12);
-		a->inl = a->raw + 12;
-	} else {
-		a->id = fc_get_le32(b + 4);
-		a->offset = fc_get_le32(b + 8);
-		a->inl = a->raw + 8;
-	}
+	a->id = fc_get_le32(b + 4);
+	if (fs->cfg.id64)
+		a->id |= (fc_zms_id_t)fc_get_le32(b + 8) << 32;
+	a->offset = fc_get_le32(b + at);
+	a->inl = a->raw + at;
 	a->meta = fc_get_le32(b + 12);
 	a->crc_ok = fc_crc8_ccitt(0xff, b + 1, FC_ZMS_ATE_BYTES - 1) == b[0];
 	a->in_range = a->id == zhead_id(fs) || a->len <= fs->inline_max ||
@@ -183,52 +180,53 @@ int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
 	return rc;
 }
 
-/* An ATE through the caller's cache window: on a miss the aligned window is read. */
-int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a)
+/*
+ * The ATE at addr through a window of size bytes (a power of two) at buf,
+ * *waddr and *wlen saying what it holds: on a miss the size-aligned piece
+ * of the sector around addr is read, so scans up or down and lookups that
+ * land near each other read each piece once.
+ */
+static int window_ate(const struct fc_zms *fs, uint8_t *buf, uint32_t size, uint32_t *waddr,
+		      uint32_t *wlen, uint32_t addr, struct zate *a)
 {
-	uint32_t size = fs->cfg.ate_cache_size, lo = fs->ate_cache_addr, start;
-	int rc;
+	uint32_t lo = *waddr;
 
-	if (!cache_on(fs))
-		return zms_ate_read_(fs, addr, a);
-	if (!fs->ate_cache_len || zsect(fs, lo) != zsect(fs, addr) || addr < lo ||
-	    addr + FC_ZMS_ATE_BYTES > lo + fs->ate_cache_len) {
-		start = zoffs(fs, addr) & ~(size - 1u);
-		fs->ate_cache_len = 0;
-		rc = zms_flash_rd_(fs, zaddr(fs, zsect(fs, addr), start), fs->cfg.ate_cache,
-				   FC_MIN(size, zss(fs) - start));
+	if (!*wlen || zsect(fs, lo) != zsect(fs, addr) || addr < lo ||
+	    addr + FC_ZMS_ATE_BYTES > lo + *wlen) {
+		uint32_t start = zoffs(fs, addr) & ~(size - 1u);
+		uint32_t len = FC_MIN(size, zss(fs) - start);
+		int rc;
+
+		*wlen = 0;
+		lo = zaddr(fs, zsect(fs, addr), start);
+		rc = zms_flash_rd_(fs, lo, buf, len);
 		if (rc)
 			return rc;
-		fs->ate_cache_addr = zaddr(fs, zsect(fs, addr), start);
-		fs->ate_cache_len = FC_MIN(size, zss(fs) - start);
+		*waddr = lo;
+		*wlen = len;
 	}
-	zms_ate_decode_(fs, addr, fs->cfg.ate_cache + (addr - fs->ate_cache_addr), a);
+	zms_ate_decode_(fs, addr, buf + (addr - lo), a);
 	return 0;
 }
 
+/* An ATE through the caller's cache window. */
+int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a)
+{
+	if (!cache_on(fs))
+		return zms_ate_read_(fs, addr, a);
+	return window_ate(fs, fs->cfg.ate_cache, fs->cfg.ate_cache_size, &fs->ate_cache_addr,
+			  &fs->ate_cache_len, addr, a);
+}
+
 /*
- * An ATE through a scan window: the window holds the ZMS_CHUNK-aligned piece
- * of the sector around it, so scans up or down read each piece once.
- * Zephyr mode reads each ATE on its own, as Zephyr does.
+ * An ATE through a scan window of ZMS_CHUNK bytes. Zephyr mode reads each
+ * ATE on its own, as Zephyr does.
  */
 int zms_win_ate_(const struct fc_zms *fs, struct zms_win *w, uint32_t addr, struct zate *a)
 {
 	if (zephyr_mode(fs))
 		return zms_ate_read_(fs, addr, a);
-	if (!w->len || zsect(fs, w->addr) != zsect(fs, addr) || addr < w->addr ||
-	    addr + FC_ZMS_ATE_BYTES > w->addr + w->len) {
-		uint32_t start = zoffs(fs, addr) & ~(ZMS_CHUNK - 1u);
-		uint32_t len = FC_MIN(ZMS_CHUNK, zss(fs) - start);
-		int rc = zms_flash_rd_(fs, zaddr(fs, zsect(fs, addr), start), w->buf, len);
-
-		w->len = 0;
-		if (rc)
-			return rc;
-		w->addr = zaddr(fs, zsect(fs, addr), start);
-		w->len = len;
-	}
-	zms_ate_decode_(fs, addr, w->buf + (addr - w->addr), a);
-	return 0;
+	return window_ate(fs, w->buf, ZMS_CHUNK, &w->addr, &w->len, addr, a);
 }
 
 #ifndef FC_READONLY
@@ -244,15 +242,21 @@ static void put_id(const struct fc_zms *fs, uint8_t *b, fc_zms_id_t id)
 		fc_put_le32(b + 8, (uint32_t)(id >> 32));
 }
 
+/* The bytes every ATE starts from: fill, then its cycle and length. */
+static void ate_start(uint8_t *b, uint8_t fill, uint8_t cycle, uint32_t len)
+{
+	FC_MEMSET(b, fill, FC_ZMS_ATE_BYTES);
+	b[1] = cycle;
+	fc_put_le16(b + 2, (uint16_t)len);
+}
+
 /* An entry ATE (len 0: a delete): zeroes, id, len, cycle, inline value or offset (+CRC). */
 void zms_ate_entry_(const struct fc_zms *fs, uint8_t *b, fc_zms_id_t id, const uint8_t *data,
 		    uint32_t len, uint32_t offset)
 {
-	uint32_t at = fs->cfg.id64 ? 12 : 8;
+	uint32_t at = zms_value_at(fs);
 
-	FC_MEMSET(b, 0, FC_ZMS_ATE_BYTES);
-	b[1] = fs->sector_cycle;
-	fc_put_le16(b + 2, (uint16_t)len);
+	ate_start(b, 0, fs->sector_cycle, len);
 	put_id(fs, b, id);
 	if (len > fs->inline_max) {
 		fc_put_le32(b + at, offset);
@@ -267,19 +271,15 @@ void zms_ate_entry_(const struct fc_zms *fs, uint8_t *b, fc_zms_id_t id, const u
 /* A close or gc_done ATE: 0xff, head id, len 0, offset, cycle. */
 void zms_ate_special_(const struct fc_zms *fs, uint8_t *b, uint32_t offset, uint8_t cycle)
 {
-	FC_MEMSET(b, 0xff, FC_ZMS_ATE_BYTES);
-	b[1] = cycle;
-	fc_put_le16(b + 2, 0);
-	fc_put_le32(b + (fs->cfg.id64 ? 12 : 8), offset);
+	ate_start(b, 0xff, cycle, 0);
+	fc_put_le32(b + zms_value_at(fs), offset);
 	zms_ate_seal_(b);
 }
 
 /* An empty ATE: zeroes, head id, len 0xffff, cycle, version | magic | format. */
 void zms_ate_empty_(const struct fc_zms *fs, uint8_t *b, uint8_t cycle)
 {
-	FC_MEMSET(b, 0, FC_ZMS_ATE_BYTES);
-	b[1] = cycle;
-	fc_put_le16(b + 2, ZMS_EMPTY_LEN);
+	ate_start(b, 0, cycle, ZMS_EMPTY_LEN);
 	put_id(fs, b, zhead_id(fs));
 	fc_put_le32(b + 12, ZMS_VERSION | ZMS_MAGIC << 8 | (uint32_t)zms_format_(fs) << 16);
 	zms_ate_seal_(b);
