@@ -330,17 +330,22 @@ int zms_header_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct 
 /* 1 when the close slot of s holds bytes but no valid close ATE (a cut close). */
 int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *close)
 {
-	uint32_t at = zaddr(fs, s, close_slot(fs)), end;
+	/* the slot's padding: at most FC_ZMS_BLOCK - FC_ZMS_ATE_BYTES bytes, one read */
+	uint8_t pad[FC_ZMS_BLOCK - FC_ZMS_ATE_BYTES];
+	uint32_t n = fs->ate_size - FC_ZMS_ATE_BYTES;
 	int rc;
 
 	if (fs->cfg.no_erase || zms_close_valid_(fs, close))
 		return 0;
 	if (!close->erased)
 		return 1;
-	if (fs->ate_size == FC_ZMS_ATE_BYTES)
+	if (!n)
 		return 0;
-	rc = zms_dirty_end_(fs, at + FC_ZMS_ATE_BYTES, fs->ate_size - FC_ZMS_ATE_BYTES, &end);
-	return rc ? rc : end != zoffs(fs, at) + FC_ZMS_ATE_BYTES;
+	rc = zms_flash_rd_(fs, zaddr(fs, s, close_slot(fs) + FC_ZMS_ATE_BYTES), pad, n);
+	for (uint32_t i = 0; !rc && i < n; i++)
+		if (pad[i] != zerase_value(fs))
+			return 1;
+	return rc;
 }
 
 /*
