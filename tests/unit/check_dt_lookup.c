@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Path, alias, parent and #cells lookups checked against libfdt on every
- * committed DTB, with no caches, one-slot caches and large ones; hash
+ * Path, alias, parent, #cells and phandle lookups checked against libfdt on
+ * every committed DTB, with no caches, one-slot caches and large ones; hash
  * collisions forced on purpose; missing paths and unit-address rules.
  */
 #include "check_util.h"
@@ -231,6 +231,46 @@ static void check_node_cells(struct tree *t, int off)
 	ck_assert_int_eq(fc_dt_cells(&t->lk, off, "#no-such-cells"), FC_ENOENT);
 }
 
+/*
+ * Every node's phandle through the node table's scan, a complete index and a
+ * replay whose cache has slots slots (one slot: each new phandle evicts),
+ * each against libfdt's fdt_node_offset_by_phandle; then a missing phandle.
+ */
+static void check_phandles(struct tree *t, uint32_t slots)
+{
+	uint32_t nidx = fc_dt_index_slots(t->dt.nphandles), steps, absent = 1;
+	struct fc_cache_slot *islots = g_new0(struct fc_cache_slot, nidx);
+	struct fc_cache_slot rslots[1024];
+	struct fc_cache index;
+	struct fc_dt_replay r;
+
+	ck_assert_int_ge(fc_dt_index_build(&index, t->fdt, islots, nidx), 0);
+	ck_assert_int_eq(fc_dt_replay_init(&r, &t->dt, slots ? FC_DT_HASH32 : FC_DT_NONE,
+					   slots ? rslots : NULL, slots), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < t->dt.nnodes; i++) {
+			uint32_t ph = t->nodes[i].phandle;
+			int want;
+
+			if (ph == 0 || ph == UINT32_MAX)
+				continue;
+			want = fdt_node_offset_by_phandle(t->fdt, ph);
+			ck_assert_int_ge(want, 0);
+			ck_assert_int_eq(fc_dt_scan(&t->dt, ph, &steps), want);
+			ck_assert_int_eq(fc_dt_index_lookup(&index, ph), want);
+			ck_assert_int_eq(fc_dt_replay_lookup(&r, ph), want);
+			if (ph >= absent)
+				absent = ph + 1;
+		}
+	}
+	ck_assert_int_lt(fdt_node_offset_by_phandle(t->fdt, absent), 0);
+	ck_assert_int_eq(fc_dt_scan(&t->dt, absent, &steps), FC_ENOENT);
+	ck_assert_int_eq(fc_dt_index_lookup(&index, absent), FC_ENOENT);
+	ck_assert_int_lt(fc_dt_replay_lookup(&r, absent), 0);
+	ck_assert_uint_eq(r.stats.lookups, r.stats.hits + r.stats.misses);
+	g_free(islots);
+}
+
 /* Every alias, alias/child and a missing alias; returns the aliases seen. */
 static int check_aliases(struct tree *t)
 {
@@ -274,6 +314,10 @@ static const struct {
 	{ "board-500.dtb", TRUE },
 	{ "soc-900.dtb", TRUE },
 	{ "kernel/rk3399-rock960.dtb", FALSE },
+	{ "../boots/raspi3b/bcm2837-rpi-3-b.dtb", FALSE },
+	{ "../boots/sabrelite/imx6q-sabrelite.dtb", FALSE },
+	{ "../boots/vexpress-a15/vexpress-v2p-ca15-tc1.dtb", FALSE },
+	{ "../boots/virt/virt.dtb", FALSE },
 };
 
 /* Cache sizes: none, one slot each (constant eviction), and large. */
@@ -294,6 +338,7 @@ START_TEST(every_dtb_matches_libfdt)
 		check_node_cells(t, off);
 	}
 	check_aliases(t);
+	check_phandles(t, slots);
 	ck_assert_int_eq(path_of(t, "/"), 0);
 	ck_assert_int_eq(path_of(t, "//"), 0);
 	ck_assert_int_eq(fc_dt_path_offset(&t->lk, "/", 0), FC_EINVAL);
