@@ -54,28 +54,27 @@ static int ate_write(struct fc_nvs *fs, uint16_t id, uint16_t offset, uint16_t l
 	return 0;
 }
 
-/* Data at data_wra, padded to the write block; the CRC-32 follows the value directly. */
+/*
+ * Data at data_wra: its whole write blocks, then the rest padded to the
+ * write block, the CRC-32 directly after the value.
+ */
 static int data_write(struct fc_nvs *fs, const uint8_t *data, uint32_t len, bool add_crc)
 {
 	uint8_t buf[NVS_BLOCK + NVS_CRC_SIZE];
-	uint32_t whole, tail;
-	int rc;
+	uint32_t whole = len & ~(wbs(fs) - 1u), tail = len - whole;
+	bool crc = add_crc && len;
+	int rc = prog_aligned(fs, fs->data_wra, data, whole);
 
-	if (!add_crc || !len) {
-		rc = prog_aligned(fs, fs->data_wra, data, len);
-		fs->data_wra += al(fs, len);
-		return rc;
-	}
-	whole = len & ~(wbs(fs) - 1u);
-	rc = prog_aligned(fs, fs->data_wra, data, whole);
 	fs->data_wra += whole;
-	if (rc)
+	if (rc || (!tail && !crc))
 		return rc;
-	tail = len - whole;
 	FC_MEMCPY(buf, data + whole, tail);
-	fc_put_le32(buf + tail, fc_crc32_ieee(data, len));
-	rc = prog_aligned(fs, fs->data_wra, buf, tail + NVS_CRC_SIZE);
-	fs->data_wra += al(fs, tail + NVS_CRC_SIZE);
+	if (crc) {
+		fc_put_le32(buf + tail, fc_crc32_ieee(data, len));
+		tail += NVS_CRC_SIZE;
+	}
+	rc = prog_aligned(fs, fs->data_wra, buf, tail);
+	fs->data_wra += al(fs, tail);
 	return rc;
 }
 
@@ -157,36 +156,27 @@ static int is_newest(struct fc_nvs *fs, uint16_t id, uint32_t addr)
  */
 static int gc(struct fc_nvs *fs)
 {
-	uint32_t s = next_sector(fs, sect(fs->ate_wra));
-	struct fc_nvs_ate close, a;
-	uint32_t low;
-	int rc = nvs_close_read_(fs, s, &close);
+	uint32_t s = next_sector(fs, sect(fs->ate_wra)), low;
+	struct fc_nvs_ate a;
+	int rc = nvs_sector_start_(fs, s, &low);
 
-	if (rc)
-		return rc;
-	if (!close.erased) {
-		nvs_win_reset_(fs);
-		rc = nvs_sector_low_(fs, s, &close, &low);
-		for (uint32_t o = offs(low); !rc && o <= top_slot(fs); o += fs->ate_size) {
-			uint32_t at = mkaddr(s, o);
+	for (uint32_t at = low; !rc && offs(at) <= top_slot(fs); at += fs->ate_size) {
+		rc = nvs_win_ate_(fs, at, false, &a);
+		if (rc || !ate_valid(fs, &a) || a.id == FC_NVS_ID_SPECIAL || !a.len)
+			continue;
+		rc = is_newest(fs, a.id, at);
+		if (rc <= 0)
+			continue;
+		if (fs->ate_wra < fs->data_wra + entry_bytes(fs, a.len) + fs->ate_size)
+			return FC_ENOSPC;
+		uint16_t offset = (uint16_t)offs(fs->data_wra);
 
-			rc = nvs_win_ate_(fs, at, false, &a);
-			if (rc || !ate_valid(fs, &a) || a.id == FC_NVS_ID_SPECIAL || !a.len)
-				continue;
-			rc = is_newest(fs, a.id, at);
-			if (rc <= 0)
-				continue;
-			if (fs->ate_wra < fs->data_wra + entry_bytes(fs, a.len) + fs->ate_size)
-				return FC_ENOSPC;
-			uint16_t offset = (uint16_t)offs(fs->data_wra);
-
-			rc = value_move(fs, s, a.offset, a.len);
-			if (!rc)
-				rc = ate_write(fs, a.id, offset, a.len);
-		}
-		if (rc)
-			return rc;
+		rc = value_move(fs, s, a.offset, a.len);
+		if (!rc)
+			rc = ate_write(fs, a.id, offset, a.len);
 	}
+	if (rc < 0)
+		return rc;
 	if (fs->ate_wra < fs->data_wra + fs->ate_size)
 		return FC_ENOSPC;
 	rc = gc_done_write(fs);
@@ -195,22 +185,17 @@ static int gc(struct fc_nvs *fs)
 
 /* ---- mount ---- */
 
+static int gc_done_slot(struct fc_nvs *fs, uint32_t at, const struct fc_nvs_ate *a, void *arg)
+{
+	(void)at, (void)arg;
+	return is_gc_done(fs, a);
+}
+
 /* A gc_done ATE above the write pointer of the write sector? */
 static int has_gc_done(struct fc_nvs *fs)
 {
-	uint32_t ws = sect(fs->ate_wra);
-	struct fc_nvs_ate a;
-
 	nvs_win_reset_(fs);
-	for (uint32_t o = offs(fs->ate_wra) + fs->ate_size; o <= top_slot(fs); o += fs->ate_size) {
-		int rc = nvs_win_ate_(fs, mkaddr(ws, o), false, &a);
-
-		if (rc)
-			return rc;
-		if (is_gc_done(fs, &a))
-			return 1;
-	}
-	return 0;
+	return nvs_slots_up_(fs, fs->ate_wra + fs->ate_size, gc_done_slot, NULL);
 }
 
 static int restart_write_sector(struct fc_nvs *fs)
@@ -359,35 +344,25 @@ static int value_cmp(const struct fc_nvs *fs, uint32_t addr, const uint8_t *data
 	return 0;
 }
 
-static int write_entry(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uint32_t len)
-{
-	uint16_t offset = (uint16_t)offs(fs->data_wra);
-	uint32_t stored = len + (len ? crc_size(fs) : 0);
-	int rc = data_write(fs, data, len, fs->cfg.data_crc);
-
-	return rc ? rc : ate_write(fs, id, offset, (uint16_t)stored);
-}
-
 static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uint32_t len,
 			unsigned int hints)
 {
-	uint32_t old_addr, required = 0;
+	uint32_t old_addr, stored = len ? len + crc_size(fs) : 0, required = 0;
+	uint16_t offset;
 	struct fc_nvs_ate old;
 	int found, rc;
 
 	found = lookup_find(fs, id, &old_addr, &old, true, !(hints & FC_NVS_HINT_ABSENT));
 	if (found < 0)
 		return found;
-	if (found) {
-		if (!len && !old.len)
-			return 0;
-		if (len && !hints && old.len == len + crc_size(fs)) {
-			rc = value_cmp(fs, mkaddr(sect(old_addr), old.offset), data, len, old.len);
-			if (rc <= 0)
-				return rc;
-		}
-	} else if (!len) {
+	if (!found)
+		old.len = 0; /* absent: as deleted */
+	if (!len && !old.len)
 		return 0;
+	if (len && !hints && old.len == stored) {
+		rc = value_cmp(fs, mkaddr(sect(old_addr), old.offset), data, len, old.len);
+		if (rc <= 0)
+			return rc;
 	}
 	if (len)
 		required = al(fs, len) + fs->ate_size + crc_size(fs);
@@ -402,13 +377,15 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 		if (rc)
 			return rc;
 	}
-	rc = write_entry(fs, id, data, len);
+	offset = (uint16_t)offs(fs->data_wra);
+	rc = data_write(fs, data, len, fs->cfg.data_crc);
+	if (!rc)
+		rc = ate_write(fs, id, offset, (uint16_t)stored);
 	if (rc)
 		return rc;
-	if (found && old.len && !fs->live_unknown)
-		fs->live_bytes -= entry_bytes(fs, old.len);
-	if (len && !fs->live_unknown)
-		fs->live_bytes += entry_bytes(fs, (uint16_t)(len + crc_size(fs)));
+	if (!fs->live_unknown)
+		fs->live_bytes += (len ? entry_bytes(fs, (uint16_t)stored) : 0) -
+				  (old.len ? entry_bytes(fs, old.len) : 0);
 	return (int)len;
 }
 

@@ -21,13 +21,13 @@ void nvs_ate_cache_programmed_(struct fc_nvs *fs, uint32_t addr, const void *buf
 			       int rc)
 {
 	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++) {
-		uint32_t lo = fs->ate_cache_addr[way], hi = lo + fs->ate_cache_len[way];
+		uint32_t lo = fs->ate_cache[way].addr, hi = lo + fs->ate_cache[way].len;
 		uint32_t from = FC_MAX(addr, lo), to = FC_MIN(addr + len, hi);
 
 		if (from >= to)
 			continue;
 		if (rc)
-			fs->ate_cache_len[way] = 0;
+			fs->ate_cache[way].len = 0;
 		else
 			FC_MEMCPY(way_buf(fs, way) + (from - lo),
 				  (const uint8_t *)buf + (from - addr), to - from);
@@ -37,42 +37,26 @@ void nvs_ate_cache_programmed_(struct fc_nvs *fs, uint32_t addr, const void *buf
 void nvs_ate_cache_erased_(struct fc_nvs *fs, uint32_t s)
 {
 	for (uint32_t way = 0; way < FC_NVS_ATE_CACHE_WAYS; way++)
-		if (sect(fs->ate_cache_addr[way]) == s)
-			fs->ate_cache_len[way] = 0;
+		if (sect(fs->ate_cache[way].addr) == s)
+			fs->ate_cache[way].len = 0;
 }
 
-static bool way_holds(const struct fc_nvs *fs, uint32_t way, uint32_t addr)
-{
-	uint32_t lo = fs->ate_cache_addr[way];
-
-	return fs->ate_cache_len[way] && sect(lo) == sect(addr) && addr >= lo &&
-	       addr + FC_NVS_ATE_BYTES <= lo + fs->ate_cache_len[way];
-}
-
-/* An ATE through the caller's cache: on a miss, its aligned window is read. */
+/* An ATE through the caller's cache: on a miss, the least recently used way reads its window. */
 int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 {
-	uint32_t size = fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS, o = offs(addr);
-	uint32_t way = 0, start;
+	uint32_t way = fs->ate_cache_lru;
 	int rc;
 
-	if (!size)
+	if (!fs->cfg.ate_cache_size)
 		return nvs_ate_read_(fs, addr, a);
-	while (way < FC_NVS_ATE_CACHE_WAYS && !way_holds(fs, way, addr))
-		way++;
-	if (way == FC_NVS_ATE_CACHE_WAYS) {
-		way = fs->ate_cache_lru;
-		start = o & ~(size - 1u); /* size: a power of two */
-		fs->ate_cache_len[way] = 0;
-		rc = nvs_read_(fs, mkaddr(sect(addr), start), way_buf(fs, way),
-			       FC_MIN(size, ssize(fs) - start));
-		if (rc)
-			return rc;
-		fs->ate_cache_addr[way] = mkaddr(sect(addr), start);
-		fs->ate_cache_len[way] = FC_MIN(size, ssize(fs) - start);
-	}
+	for (uint32_t w = 0; w < FC_NVS_ATE_CACHE_WAYS; w++)
+		if (nvs_win_holds_(&fs->ate_cache[w], addr))
+			way = w;
+	rc = nvs_win_get_(fs, &fs->ate_cache[way], addr, false);
+	if (rc)
+		return rc;
 	fs->ate_cache_lru = (way + 1) % FC_NVS_ATE_CACHE_WAYS;
-	fc_nvs_ate_decode(way_buf(fs, way) + (addr - fs->ate_cache_addr[way]), erase_value(fs), a);
+	fc_nvs_ate_decode(way_buf(fs, way) + (addr - fs->ate_cache[way].addr), erase_value(fs), a);
 	return 0;
 }
 

@@ -61,39 +61,36 @@ int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nv
 	return nvs_walk_find_(fs, fs->ate_wra, id, fs->gap_addr, addr, a);
 }
 
+static int forget_slot(struct fc_nvs *fs, uint32_t at, const struct fc_nvs_ate *a, void *arg)
+{
+	uint32_t v;
+
+	(void)arg;
+	if (!ate_valid(fs, a))
+		return 0;
+	if (a->id == FC_NVS_ID_SPECIAL) {
+		if (a->len == 0 && fs->gc_done_ates)
+			fs->gc_done_ates--;
+	} else if (nvs_index_get_(fs, a->id, &v) && (v & ~NVS_DEL_FLAG) == at) {
+		fc_cache_probe_invalidate(&fs->index, a->id);
+		if (a->len && !fs->live_unknown)
+			fs->live_bytes -= entry_bytes(fs, a->len);
+	}
+	return 0;
+}
+
 /*
  * Forget a sector about to be erased: index entries still pointing into it
  * (deletes GC did not copy) and its gc_done ATEs.
  */
 int nvs_index_forget_(struct fc_nvs *fs, uint32_t s)
 {
-	struct fc_nvs_ate close, a;
-	uint32_t low, v;
 	int rc;
 
 	if (fs->gap && fs->gap_addr != NVS_NO_ADDR && sect(fs->gap_addr) == s)
 		fs->gap_addr = NVS_NO_ADDR;
-	rc = nvs_close_read_(fs, s, &close);
-	if (rc || close.erased)
-		return rc;
-	nvs_win_reset_(fs);
-	rc = nvs_sector_low_(fs, s, &close, &low);
-	for (uint32_t o = offs(low); !rc && o <= top_slot(fs); o += fs->ate_size) {
-		uint32_t at = mkaddr(s, o);
-
-		rc = nvs_win_ate_(fs, at, false, &a);
-		if (rc || !ate_valid(fs, &a))
-			continue;
-		if (a.id == FC_NVS_ID_SPECIAL) {
-			if (a.len == 0 && fs->gc_done_ates)
-				fs->gc_done_ates--;
-		} else if (nvs_index_get_(fs, a.id, &v) && (v & ~NVS_DEL_FLAG) == at) {
-			fc_cache_probe_invalidate(&fs->index, a.id);
-			if (a.len && !fs->live_unknown)
-				fs->live_bytes -= entry_bytes(fs, a.len);
-		}
-	}
-	return rc;
+	rc = nvs_sector_slots_(fs, s, forget_slot, NULL);
+	return rc == NVS_SECTOR_ERASED ? 0 : rc;
 }
 
 /* Index build, newest first: the first valid ATE seen of an id is its newest. */

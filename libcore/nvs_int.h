@@ -145,8 +145,8 @@ int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 #endif
 
 /*
- * The read window: cfg.read_buf holds win_len bytes of one sector from
- * win_addr. Each scan starts with nvs_win_reset_ (the buffer may have been
+ * The read window: cfg.read_buf holds win.len bytes of one sector from
+ * win.addr. Each scan starts with nvs_win_reset_ (the buffer may have been
  * used for something else, and flash may have changed since). A slot is
  * read through it: on a miss the window is refilled over the slot, aligned
  * to the window's size, or (up) starting at the slot, for scans that go
@@ -154,8 +154,22 @@ int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
  */
 static inline void nvs_win_reset_(struct fc_nvs *fs)
 {
-	fs->win_len = 0;
+	fs->win.len = 0;
 }
+
+/*
+ * The read window and each way of the ATE cache are windows (w): holds,
+ * w has the slot at addr; get, on a miss w's buffer is refilled over the
+ * slot, with the window's or the way's size, aligned to it or (up) from
+ * the slot.
+ */
+static inline bool nvs_win_holds_(const struct fc_nvs_win *w, uint32_t addr)
+{
+	return w->len && sect(w->addr) == sect(addr) && addr >= w->addr &&
+	       addr + FC_NVS_ATE_BYTES <= w->addr + w->len;
+}
+
+int nvs_win_get_(struct fc_nvs *fs, struct fc_nvs_win *w, uint32_t addr, bool up);
 
 int nvs_slot_raw_(struct fc_nvs *fs, uint32_t addr, bool up, uint8_t *b, const uint8_t **raw);
 int nvs_win_ate_(struct fc_nvs *fs, uint32_t addr, bool up, struct fc_nvs_ate *a);
@@ -171,9 +185,21 @@ int nvs_walk_prev_(struct fc_nvs *fs, uint32_t *addr, struct fc_nvs_ate *a);
 int nvs_walk_find_(struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
 		   uint32_t *found, struct fc_nvs_ate *a);
 
-/* Visit every slot of the written sectors newest first; fn returns non-zero to stop. */
+/*
+ * Visiting ATE slots newest first, each read through the read window; fn
+ * returns non-zero to stop, which the visit returns. Slots up: from the
+ * slot at low to the top slot of its sector. Sector start: the lowest ATE
+ * of a written sector other than the write sector (the window reset), or
+ * NVS_SECTOR_ERASED when its close slot is erased; sector slots visits
+ * from there. For each slot: every slot of the written sectors (fn returns
+ * 0 or an error).
+ */
+#define NVS_SECTOR_ERASED 1
 typedef int (*nvs_slot_fn)(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a,
 			   void *arg);
+int nvs_slots_up_(struct fc_nvs *fs, uint32_t low, nvs_slot_fn fn, void *arg);
+int nvs_sector_start_(struct fc_nvs *fs, uint32_t s, uint32_t *low);
+int nvs_sector_slots_(struct fc_nvs *fs, uint32_t s, nvs_slot_fn fn, void *arg);
 int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg);
 
 /*

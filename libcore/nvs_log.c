@@ -102,26 +102,25 @@ int nvs_ate_read_(const struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 	return rc;
 }
 
-/* Fill the window so it holds the slot at addr (see nvs_win_reset_). */
-static int win_fill(struct fc_nvs *fs, uint32_t addr, bool up)
+int nvs_win_get_(struct fc_nvs *fs, struct fc_nvs_win *w, uint32_t addr, bool up)
 {
-	uint32_t o = offs(addr);
+	bool rwin = NVS_ATE_CACHE_OFF || w == &fs->win;
+	uint32_t way = (uint32_t)(w - fs->ate_cache);
+	uint32_t unit = rwin ? win_unit(fs) : fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS;
+	uint8_t *buf = rwin ? fs->cfg.read_buf : fs->cfg.ate_cache + way * unit;
+	uint32_t o = offs(addr), start = up ? o : o & ~(unit - 1u); /* unit: a power of two */
+	uint32_t len = FC_MIN(unit, ssize(fs) - start);
+	int rc;
 
-	if (!fs->win_len || sect(fs->win_addr) != sect(addr) || o < offs(fs->win_addr) ||
-	    o + FC_NVS_ATE_BYTES > offs(fs->win_addr) + fs->win_len) {
-		uint32_t unit = win_unit(fs);
-		uint32_t start = up ? o : o & ~(unit - 1u); /* unit: a power of two */
-		uint32_t len = FC_MIN(unit, ssize(fs) - start);
-		int rc = nvs_read_(fs, mkaddr(sect(addr), start), fs->cfg.read_buf, len);
-
-		if (rc) {
-			fs->win_len = 0;
-			return rc;
-		}
-		fs->win_addr = mkaddr(sect(addr), start);
-		fs->win_len = len;
+	if (nvs_win_holds_(w, addr))
+		return 0;
+	w->len = 0;
+	rc = nvs_read_(fs, mkaddr(sect(addr), start), buf, len);
+	if (!rc) {
+		w->addr = mkaddr(sect(addr), start);
+		w->len = len;
 	}
-	return 0;
+	return rc;
 }
 
 /*
@@ -136,8 +135,8 @@ int nvs_slot_raw_(struct fc_nvs *fs, uint32_t addr, bool up, uint8_t *b, const u
 		*raw = b;
 		return nvs_read_(fs, addr, b, FC_NVS_ATE_BYTES);
 	}
-	rc = win_fill(fs, addr, up);
-	*raw = fs->cfg.read_buf + (offs(addr) - offs(fs->win_addr));
+	rc = nvs_win_get_(fs, &fs->win, addr, up);
+	*raw = fs->cfg.read_buf + (offs(addr) - offs(fs->win.addr));
 	return rc;
 }
 
@@ -148,9 +147,9 @@ int nvs_win_ate_(struct fc_nvs *fs, uint32_t addr, bool up, struct fc_nvs_ate *a
 
 	if (!fs->cfg.read_buf_size)
 		return nvs_ate_read_(fs, addr, a);
-	rc = win_fill(fs, addr, up);
+	rc = nvs_win_get_(fs, &fs->win, addr, up);
 	if (!rc)
-		fc_nvs_ate_decode(fs->cfg.read_buf + (offs(addr) - offs(fs->win_addr)),
+		fc_nvs_ate_decode(fs->cfg.read_buf + (offs(addr) - offs(fs->win.addr)),
 				  erase_value(fs), a);
 	return rc;
 }
@@ -304,35 +303,54 @@ int nvs_walk_find_(struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limi
 	return 0;
 }
 
-/*
- * Visit the written sectors newest first (the write sector, then back while
- * sectors are closed), each ATE slot newest first.
- */
-int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
+int nvs_slots_up_(struct fc_nvs *fs, uint32_t low, nvs_slot_fn fn, void *arg)
 {
-	uint32_t ws = sect(fs->ate_wra), s = ws, low = fs->ate_wra + fs->ate_size;
 	struct fc_nvs_ate a;
-	int rc;
 
-	nvs_win_reset_(fs);
-	for (;;) {
-		for (uint32_t o = offs(low); o <= top_slot(fs); o += fs->ate_size) {
-			rc = nvs_win_ate_(fs, mkaddr(s, o), false, &a);
-			if (!rc)
-				rc = fn(fs, mkaddr(s, o), &a, arg);
-			if (rc)
-				return rc;
-		}
-		s = prev_sector(fs, s);
-		if (s == ws)
-			return 0;
-		rc = nvs_close_read_(fs, s, &a);
-		if (rc || a.erased)
-			return rc;
-		rc = nvs_sector_low_(fs, s, &a, &low);
+	for (uint32_t at = low; offs(at) <= top_slot(fs); at += fs->ate_size) {
+		int rc = nvs_win_ate_(fs, at, false, &a);
+
+		if (!rc)
+			rc = fn(fs, at, &a, arg);
 		if (rc)
 			return rc;
 	}
+	return 0;
+}
+
+int nvs_sector_start_(struct fc_nvs *fs, uint32_t s, uint32_t *low)
+{
+	struct fc_nvs_ate close;
+	int rc = nvs_close_read_(fs, s, &close);
+
+	if (rc || close.erased)
+		return rc ? rc : NVS_SECTOR_ERASED;
+	nvs_win_reset_(fs);
+	return nvs_sector_low_(fs, s, &close, low);
+}
+
+int nvs_sector_slots_(struct fc_nvs *fs, uint32_t s, nvs_slot_fn fn, void *arg)
+{
+	uint32_t low;
+	int rc = nvs_sector_start_(fs, s, &low);
+
+	return rc ? rc : nvs_slots_up_(fs, low, fn, arg);
+}
+
+/*
+ * The written sectors newest first: the write sector above its ATE
+ * pointer, then back while sectors are closed.
+ */
+int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
+{
+	uint32_t ws = sect(fs->ate_wra);
+	int rc;
+
+	nvs_win_reset_(fs);
+	rc = nvs_slots_up_(fs, fs->ate_wra + fs->ate_size, fn, arg);
+	for (uint32_t s = prev_sector(fs, ws); !rc && s != ws; s = prev_sector(fs, s))
+		rc = nvs_sector_slots_(fs, s, fn, arg);
+	return rc == NVS_SECTOR_ERASED ? 0 : rc;
 }
 
 /* ---- locating the write position ---- */

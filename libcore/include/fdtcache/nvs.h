@@ -131,6 +131,11 @@ struct fc_nvs_config {
 
 #define FC_NVS_ATE_CACHE_WAYS 2
 
+/* private: len bytes of one sector held in RAM from log address addr (0: none) */
+struct fc_nvs_win {
+	uint32_t addr, len;
+};
+
 /* A mounted partition, allocated by the caller (stack or static). */
 struct fc_nvs {
 	struct fc_nvs_config cfg; /* the mount's copy */
@@ -148,10 +153,9 @@ struct fc_nvs {
 	bool gap;              /* the index refused an id: ids it lacks are looked */
 	bool torn_last;        /* mount: the write sector's newest ATE is out of order */
 	uint32_t gap_addr;     /* up by walking back to here (UINT32_MAX: everything) */
-	uint32_t ate_cache_addr[FC_NVS_ATE_CACHE_WAYS]; /* address of each window */
-	uint32_t ate_cache_len[FC_NVS_ATE_CACHE_WAYS];  /* bytes valid there, 0 = empty */
-	uint32_t ate_cache_lru;                         /* way to refill next */
-	uint32_t win_addr, win_len; /* what cfg.read_buf holds; win_len 0: nothing */
+	struct fc_nvs_win ate_cache[FC_NVS_ATE_CACHE_WAYS]; /* what each way holds */
+	uint32_t ate_cache_lru;                             /* way to refill next */
+	struct fc_nvs_win win; /* what cfg.read_buf holds */
 };
 
 /*
