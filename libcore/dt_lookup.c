@@ -176,18 +176,21 @@ static int hit_cache_init(struct fc_cache *cache, struct fc_dt_hit_cache_ *hits,
 	return 0;
 }
 
-/* The path cache over n caller slots (0: none), all free. */
+/*
+ * The path cache over n caller slots (0: none), all free, their bytes set
+ * (a hit's compare may read a free slot's before its tag decides).
+ */
 static int path_cache_init(struct fc_dt_path_cache_ *c, struct fc_dt_path_slot *slots, uint32_t n)
 {
 	if (n && (!slots || (n & (n - 1))))
 		return FC_EINVAL;
 	c->slots = n ? slots : &no_path_slot;
 	c->fill = n ? slots : NULL;
-	hash_init(&c->hash, n ? n : 1);
-	for (uint32_t i = 0; i < n; i++) {
+	c->mask = n ? n - 1 : 0;
+	if (n)
+		FC_MEMSET(slots, 0, (size_t)n * sizeof(*slots));
+	for (uint32_t i = 0; i < n; i++)
 		slots[i].key = FC_CACHE_EMPTY;
-		slots[i].len = 0;
-	}
 	return 0;
 }
 
@@ -310,24 +313,31 @@ static uint32_t cached_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats 
 /* The path cache's home slot of key, or NULL when it has no slots. */
 static struct fc_dt_path_slot *name_slot(struct fc_dt_lookups *lk, uint32_t key)
 {
-	return lk->paths_.fill ? &lk->paths_.fill[fc_dt_home_(&lk->paths_.hash, key)] : NULL;
+	return lk->paths_.fill ? &lk->paths_.fill[key & lk->paths_.mask] : NULL;
 }
 
-/* Does slot hold the len bytes at s (at most FC_DT_PATH_BYTES)? */
-static bool holds_bytes(const struct fc_dt_path_slot *slot, const char *s, uint32_t len)
+/* A slot's tag for len bytes (at most FC_DT_PATH_BYTES) of a path (alias: false) or alias. */
+static uint8_t name_tag(uint32_t len, bool alias)
 {
-	return slot->len == len && fc_dt_bytes_diff_(s, slot->bytes, len) == 0;
+	return (uint8_t)(len | (alias ? FC_DT_ALIAS_TAG_ : 0));
 }
 
-/* Store key -> node i in slot, with the key's bytes when they fit. */
+/* Does slot hold the len bytes at s (at most FC_DT_PATH_BYTES) of that kind? */
+static bool holds_bytes(const struct fc_dt_path_slot *slot, const char *s, uint32_t len,
+			bool alias)
+{
+	return slot->tag == name_tag(len, alias) && fc_dt_bytes_diff_(s, slot->bytes, len) == 0;
+}
+
+/* Store key -> node i in slot, with the key's bytes and tag when they fit. */
 static void name_fill(struct fc_dt_lookups *lk, struct fc_dt_path_slot *slot, uint32_t key,
-		      const char *s, uint32_t len, uint32_t i)
+		      const char *s, uint32_t len, bool alias, uint32_t i)
 {
 	slot->key = key;
 	slot->offset = lk->dt->nodes[i].offset;
 	slot->node = i;
-	slot->len = len <= FC_DT_PATH_BYTES ? (uint8_t)len : 0;
-	if (slot->len)
+	slot->tag = len <= FC_DT_PATH_BYTES ? name_tag(len, alias) : 0;
+	if (slot->tag)
 		FC_MEMCPY(slot->bytes, s, len);
 }
 
@@ -338,21 +348,22 @@ typedef uint32_t resolve_fn(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats 
 			    const char *s, uint32_t len);
 
 /*
- * The table index for key (of the len bytes at s) from slot (NULL: none),
- * or resolved and then filled in; NO_NODE when resolve finds none. A hit is
- * verified by the bytes the slot holds, or for a path longer than a slot
- * holds by the table; *hit: the slot answered.
+ * The table index for key (of the len bytes at s, an alias name or a path)
+ * from slot (NULL: none), or resolved and then filled in; NO_NODE when
+ * resolve finds none. A hit is verified by the bytes and tag the slot
+ * holds, or for a path longer than a slot holds by the table; *hit: the
+ * slot answered.
  */
 static uint32_t cached_name(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
 			    struct fc_dt_path_slot *slot, uint32_t key, const char *s, uint32_t len,
-			    bool *hit, resolve_fn *resolve)
+			    bool alias, bool *hit, resolve_fn *resolve)
 {
 	uint32_t i;
 
 	*hit = false;
 	if (slot && slot->key == key) {
-		if (len <= FC_DT_PATH_BYTES ? holds_bytes(slot, s, len)
-					    : slot->len == 0 && path_is(lk, st, s, len, slot->node)) {
+		if (len <= FC_DT_PATH_BYTES ? holds_bytes(slot, s, len, alias)
+					    : slot->tag == 0 && path_is(lk, st, s, len, slot->node)) {
 			*hit = true;
 			return slot->node;
 		}
@@ -360,7 +371,7 @@ static uint32_t cached_name(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats 
 	}
 	i = resolve(lk, st, s, len);
 	if (slot && i != NO_NODE)
-		name_fill(lk, slot, key, s, len, i);
+		name_fill(lk, slot, key, s, len, alias, i);
 	return i;
 }
 
@@ -399,7 +410,7 @@ static uint32_t resolve_alias(struct fc_dt_lookups *lk, struct fc_dt_lookup_stat
 	uint32_t key = fc_dt_alias_key(name, len);
 	struct fc_dt_path_slot *slot = len <= FC_DT_PATH_BYTES ? name_slot(lk, key) : NULL;
 
-	return cached_name(lk, st, slot, key, name, len, hit, alias_target);
+	return cached_name(lk, st, slot, key, name, len, true, hit, alias_target);
 }
 
 /* Is node i the first sibling that comp matches? */
@@ -487,7 +498,7 @@ static uint32_t cached_path(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats 
 {
 	uint32_t key = fc_dt_path_key(path, len);
 
-	return cached_name(lk, st, name_slot(lk, key), key, path, len, hit, resolve_path);
+	return cached_name(lk, st, name_slot(lk, key), key, path, len, false, hit, resolve_path);
 }
 
 /* Count one lookup's outcome. */

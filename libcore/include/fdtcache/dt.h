@@ -265,16 +265,21 @@ struct fc_dt_lookup_stats {
 
 /*
  * One slot of the path cache, FC_DT_PATH_SLOT_BYTES of caller memory: the
- * key, the answer and the key's bytes, so that a hit is one hash, one key
- * compare and one inline compare of the bytes.
+ * key, the answer and the key's bytes. A hit compares the tag and the bytes
+ * (they decide it: equal bytes of one kind have one key), never the key, so
+ * the key's bytes start on a word boundary.
  */
 struct fc_dt_path_slot {
 	uint32_t key;   /* fc_dt_path_key() or fc_dt_alias_key(); FC_CACHE_EMPTY when free */
 	int32_t offset; /* the node's offset */
 	uint32_t node;  /* its table index */
-	uint8_t len;    /* bytes held (1..FC_DT_PATH_BYTES); 0: a longer path, or free */
 	char bytes[FC_DT_PATH_BYTES];
+	/* bytes held (1..FC_DT_PATH_BYTES), | FC_DT_ALIAS_TAG_ for an alias; 0: a longer path, or free */
+	uint8_t tag;
 };
+
+/* A path slot's tag bit for an alias name (FC_DT_PATH_BYTES < it). */
+#define FC_DT_ALIAS_TAG_ 0x80u
 
 #define FC_DT_PATH_SLOT_BYTES sizeof(struct fc_dt_path_slot)
 
@@ -326,11 +331,15 @@ struct fc_dt_hit_cache_ {
 	struct fc_dt_hash_ hash;
 };
 
-/* The path cache: reads go to the caller's slots or to one free slot of libcore's. */
+/*
+ * The path cache: reads go to the caller's slots or to one free slot of
+ * libcore's. A key's home slot is its low bits (key & mask): the key is the
+ * upper half of a product (fc_dt_key_), already spread, so no multiply.
+ */
 struct fc_dt_path_cache_ {
 	const struct fc_dt_path_slot *slots;
 	struct fc_dt_path_slot *fill; /* the caller's slots, NULL when none */
-	struct fc_dt_hash_ hash;
+	uint32_t mask;                /* slots - 1 */
 };
 
 /* Property names fc_dt_cells_name() can register per fc_dt_lookups. */
@@ -440,36 +449,88 @@ int fc_dt_cells_name(struct fc_dt_lookups *lk, const char *name);
  */
 int fc_dt_cells_id(struct fc_dt_lookups *lk, int offset, int id);
 
+#define FC_DT_KEY_SEED_ 0x811C9DC5u  /* the first lane's start, xor the key's length */
+#define FC_DT_KEY_SEED2_ 0x27D4EB2Fu /* the second lane's */
 #define FC_DT_KEY_MULT_ 0x9E3779B1u  /* odd, with well-spread bits */
 #define FC_DT_KEY_MULT2_ 0x85EBCA77u /* another, for the second lane */
 #define FC_DT_ALIAS_MIX_ 0x5BD1E995u /* an alias's key: the same bytes' path key xor this */
 
 /*
+ * fc_dt_lanes_ - the key's two lanes (*a, *b) over the len bytes at p but
+ * the last eight: eight bytes a step as two 32-bit little-endian words, one
+ * multiply each (independent, so a step costs one multiply's latency).
+ */
+static FC_ALWAYS_INLINE void fc_dt_lanes_(const uint8_t *p, uint32_t len, uint32_t *a,
+					  uint32_t *b)
+{
+	for (uint32_t i = 0; i + 8 < len; i += 8) {
+		*a = (*a ^ fc_get_le32(p + i)) * FC_DT_KEY_MULT_;
+		*b = (*b ^ fc_get_le32(p + i + 4)) * FC_DT_KEY_MULT2_;
+	}
+}
+
+/*
+ * fc_dt_ends_ - the words the lanes leave of the len bytes (1 or more) at
+ * p: the word at len - 8 (at 0 below 8 bytes) and the last word, which may
+ * overlap the bytes before; 1-3 bytes as one word of the first, middle and
+ * last byte, and 0. The hash and the hit's compare read these same words.
+ */
+static FC_ALWAYS_INLINE void fc_dt_ends_(const uint8_t *p, uint32_t len, uint32_t *x, uint32_t *y)
+{
+	if (len < 4) {
+		*x = p[0] | (uint32_t)p[len >> 1] << 8 | (uint32_t)p[len - 1] << 16;
+		*y = 0;
+		return;
+	}
+	*x = fc_get_le32(p + (len < 8 ? 0 : len - 8));
+	*y = fc_get_le32(p + len - 4);
+}
+
+/*
+ * fc_dt_mix_ - the key of lanes a, b and ends x, y: the upper half of two
+ * 32x32->64-bit products (one instruction on 32-bit targets too), every
+ * bit of it spread from every input bit, so its low bits are a home slot
+ * with no further multiply (struct fc_dt_path_cache_).
+ * returns: the key.
+ */
+static FC_ALWAYS_INLINE uint32_t fc_dt_mix_(uint32_t a, uint32_t b, uint32_t x, uint32_t y)
+{
+	return (uint32_t)(((uint64_t)(a ^ x) * FC_DT_KEY_MULT_ ^
+			   (uint64_t)(b ^ y) * FC_DT_KEY_MULT2_) >> 32);
+}
+
+/*
  * fc_dt_key_ - the hash of len bytes at s, read as 32-bit little-endian
- * words (the same hash on every platform): eight bytes a step in two lanes
- * of one multiply each (independent, so a step costs one multiply's
- * latency), the last eight (or four to seven) bytes as two words that may
- * overlap the ones before, 1-3 bytes as one word. No final mix: the home
- * slot's multiply (fc_dt_home_) spreads the key.
+ * words (the same hash on every platform): the lanes over all but the last
+ * eight bytes, then the ends, mixed once.
  * returns: the hash.
  */
 static FC_ALWAYS_INLINE uint32_t fc_dt_key_(const char *s, uint32_t len)
 {
 	const uint8_t *p = (const uint8_t *)s;
-	uint32_t a = 0x811C9DC5u ^ len, b = 0x27D4EB2Fu, i = 0, t;
+	uint32_t a = FC_DT_KEY_SEED_ ^ len, b = FC_DT_KEY_SEED2_, x, y;
 
-	if (len < 4) /* the first, the middle and the last byte cover them */
-		return len ? (a ^ (p[0] | (uint32_t)p[len >> 1] << 8 |
-				   (uint32_t)p[len - 1] << 16)) * FC_DT_KEY_MULT_
-			   : a;
-	for (; i + 8 < len; i += 8) {
-		a = (a ^ fc_get_le32(p + i)) * FC_DT_KEY_MULT_;
-		b = (b ^ fc_get_le32(p + i + 4)) * FC_DT_KEY_MULT2_;
-	}
-	t = len < 8 ? 0 : len - 8;
-	a = (a ^ fc_get_le32(p + t)) * FC_DT_KEY_MULT_;
-	b = (b ^ fc_get_le32(p + len - 4)) * FC_DT_KEY_MULT2_;
-	return a ^ (b << 16 | b >> 16);
+	if (!len)
+		return a;
+	fc_dt_lanes_(p, len, &a, &b);
+	fc_dt_ends_(p, len, &x, &y);
+	return fc_dt_mix_(a, b, x, y);
+}
+
+/*
+ * fc_dt_middle_diff_ - how the words the lanes read of the len bytes at p
+ * and at q differ.
+ * returns: 0 when they match, else non-zero.
+ */
+static FC_ALWAYS_INLINE uint32_t fc_dt_middle_diff_(const uint8_t *p, const uint8_t *q,
+						    uint32_t len)
+{
+	uint32_t d = 0;
+
+	for (uint32_t i = 0; i + 8 < len; i += 8)
+		d |= (fc_get_le32(p + i) ^ fc_get_le32(q + i)) |
+		     (fc_get_le32(p + i + 4) ^ fc_get_le32(q + i + 4));
+	return d;
 }
 
 /*
@@ -481,43 +542,37 @@ static FC_ALWAYS_INLINE uint32_t fc_dt_key_(const char *s, uint32_t len)
 static FC_ALWAYS_INLINE uint32_t fc_dt_bytes_diff_(const char *k, const char *s, uint32_t len)
 {
 	const uint8_t *p = (const uint8_t *)k, *q = (const uint8_t *)s;
-	uint32_t d = 0, i = 0, t;
+	uint32_t x, y, u, v;
 
-	if (len < 4)
-		return (uint32_t)(p[0] ^ q[0]) | (uint32_t)(p[len >> 1] ^ q[len >> 1]) |
-		       (uint32_t)(p[len - 1] ^ q[len - 1]);
-	for (; i + 8 < len; i += 8)
-		d |= (fc_get_le32(p + i) ^ fc_get_le32(q + i)) |
-		     (fc_get_le32(p + i + 4) ^ fc_get_le32(q + i + 4));
-	t = len < 8 ? 0 : len - 8;
-	return d | (fc_get_le32(p + t) ^ fc_get_le32(q + t)) |
-	       (fc_get_le32(p + len - 4) ^ fc_get_le32(q + len - 4));
+	fc_dt_ends_(p, len, &x, &y);
+	fc_dt_ends_(q, len, &u, &v);
+	return fc_dt_middle_diff_(p, q, len) | (x ^ u) | (y ^ v);
 }
 
 /*
  * fc_dt_path_key - the path cache's key of the path of len bytes at path.
  * For tests and tools that need to know which paths share a slot.
- * returns: the key (never FC_CACHE_EMPTY).
+ * returns: the key (never FC_CACHE_EMPTY: a hash of all ones becomes
+ * 0x7FFFFFFF, the same home slot).
  */
 static FC_ALWAYS_INLINE uint32_t fc_dt_path_key(const char *path, uint32_t len)
 {
 	uint32_t h = fc_dt_key_(path, len);
 
-	return h == FC_CACHE_EMPTY ? 0 : h;
+	return h == FC_CACHE_EMPTY ? FC_CACHE_EMPTY >> 1 : h;
 }
 
 /*
  * fc_dt_alias_key - the path cache's key of the alias name (len bytes): never
  * the path key of the same bytes.
- * returns: the key (never FC_CACHE_EMPTY).
+ * returns: the key (never FC_CACHE_EMPTY, as fc_dt_path_key()).
  */
 static FC_ALWAYS_INLINE uint32_t fc_dt_alias_key(const char *name, uint32_t len)
 {
 	uint32_t h = fc_dt_key_(name, len) ^ FC_DT_ALIAS_MIX_;
 
-	return h == FC_CACHE_EMPTY ? 0 : h;
+	return h == FC_CACHE_EMPTY ? FC_CACHE_EMPTY >> 1 : h;
 }
-
 /*
  * fc_dt_node_parent - the table index of node i's parent, in O(1).
  * returns: that index (the root's is 0).
@@ -631,19 +686,32 @@ static inline bool fc_dt_cells_get(const struct fc_dt_lookups *lk, int offset, i
 }
 
 /*
- * fc_dt_name_get_ - the path cache's answer for key and the len bytes at s:
- * the home slot must hold key and the same bytes (keys longer than
- * FC_DT_PATH_BYTES are not answered here).
+ * fc_dt_name_get_ - the path cache's answer for the len bytes at s, of the
+ * kind mix (0: a path, FC_DT_ALIAS_MIX_: an alias) and tag (the slot tag it
+ * is held under): the home slot must hold the tag and the same bytes. The
+ * compare reuses the hash's last two words, and neither the key nor its
+ * FC_CACHE_EMPTY case is looked at (keys longer than FC_DT_PATH_BYTES are
+ * not answered here).
  * returns: true with *offset set, else false.
  */
-static FC_ALWAYS_INLINE bool fc_dt_name_get_(const struct fc_dt_lookups *lk, uint32_t key,
-					     const char *s, uint32_t len, int *offset)
+static FC_ALWAYS_INLINE bool fc_dt_name_get_(const struct fc_dt_lookups *lk, uint32_t mix,
+					     uint32_t tag, const char *s, uint32_t len, int *offset)
 {
-	const struct fc_dt_path_slot *slot = &lk->paths_.slots[fc_dt_home_(&lk->paths_.hash, key)];
+	const uint8_t *p = (const uint8_t *)s, *q;
+	const struct fc_dt_path_slot *slot;
+	uint32_t a = FC_DT_KEY_SEED_ ^ len, b = FC_DT_KEY_SEED2_, x, y, u, v;
 
-	/* len 1..FC_DT_PATH_BYTES in one compare; a free or long slot holds len 0 */
-	if (len - 1 >= FC_DT_PATH_BYTES || slot->key != key || slot->len != len ||
-	    fc_dt_bytes_diff_(s, slot->bytes, len) != 0)
+	/* len 1..FC_DT_PATH_BYTES in one compare; then every read lies in the slot's bytes */
+	if (len - 1 >= FC_DT_PATH_BYTES)
+		return false;
+	fc_dt_lanes_(p, len, &a, &b);
+	fc_dt_ends_(p, len, &x, &y);
+	slot = &lk->paths_.slots[(fc_dt_mix_(a, b, x, y) ^ mix) & lk->paths_.mask];
+	if (slot->tag != tag)
+		return false;
+	q = (const uint8_t *)slot->bytes;
+	fc_dt_ends_(q, len, &u, &v);
+	if ((fc_dt_middle_diff_(p, q, len) | (x ^ u) | (y ^ v)) != 0)
 		return false;
 	*offset = slot->offset;
 	return true;
@@ -651,14 +719,14 @@ static FC_ALWAYS_INLINE bool fc_dt_name_get_(const struct fc_dt_lookups *lk, uin
 
 /*
  * fc_dt_path_get - fc_dt_path_offset() on a path cache hit: one hash, one
- * key compare and one inline compare of the path's bytes (fc_dt_bytes_diff_).
+ * tag compare and one inline compare of the path's bytes.
  * returns: true with *offset set, else false (also for a path longer than
  * FC_DT_PATH_BYTES).
  */
 static FC_ALWAYS_INLINE bool fc_dt_path_get(const struct fc_dt_lookups *lk, const char *path,
 					    uint32_t len, int *offset)
 {
-	return fc_dt_name_get_(lk, fc_dt_path_key(path, len), path, len, offset);
+	return fc_dt_name_get_(lk, 0, len, path, len, offset);
 }
 
 /*
@@ -668,7 +736,7 @@ static FC_ALWAYS_INLINE bool fc_dt_path_get(const struct fc_dt_lookups *lk, cons
 static FC_ALWAYS_INLINE bool fc_dt_alias_get(const struct fc_dt_lookups *lk, const char *name,
 					     uint32_t len, int *offset)
 {
-	return fc_dt_name_get_(lk, fc_dt_alias_key(name, len), name, len, offset);
+	return fc_dt_name_get_(lk, FC_DT_ALIAS_MIX_, len | FC_DT_ALIAS_TAG_, name, len, offset);
 }
 
 #endif /* FDTCACHE_DT_H */
