@@ -438,6 +438,8 @@ int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_siz
 	struct node nd;
 	int rc = node_read(s->fs, FC_SETTINGS_ZMS_HEAD, &nd);
 
+	if (rc == FC_ENOENT)
+		return 0; /* no list: nothing was ever saved (a read-only init writes no head) */
 	for (uint32_t steps = 0; !rc && nd.next; steps++) {
 		uint32_t cur = nd.next;
 

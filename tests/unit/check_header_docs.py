@@ -5,7 +5,9 @@
 Walks every header in libcore/include/fdtcache (whoever added it) and checks
 that each function declared or defined there at file scope has a comment
 block right above it that starts with its name ("fc_name - what it does")
-and has a "returns:" block (any case). Prints each function that lacks one with its
+and has a "returns:" block (any case); a function that can return an
+error code lists its outcomes one per line under a "returns:" line of its
+own, as libfdt does (a one-outcome function may say it on that line). Prints each function that lacks one with its
 file and line, and exits 1 if there is any.
 
 usage: check_header_docs.py [INCLUDE_DIR]
@@ -59,6 +61,9 @@ def problems(path):
             out.append(f'{path}:{i + 1}: {name}: no comment starting "{name} - " above it')
         elif not re.search(r'^\s*\*\s*returns:', doc, re.M | re.I):
             out.append(f'{path}:{i + 1}: {name}: its comment has no "returns:" block')
+        elif re.search(r'^\s*\*\s*returns:[ \t]*\S[^\0]*FC_E', doc, re.M | re.I):
+            out.append(f'{path}:{i + 1}: {name}: its error codes are not listed one per '
+                       f'line under a "returns:" line of its own')
     return out
 
 
@@ -78,7 +83,7 @@ def main():
     for b in bad:
         print(b)
     print(f'check_header_docs: {count} functions in {len(headers)} headers, '
-          f'{len(bad)} without a returns block')
+          f'{len(bad)} without a returns block as described')
     return 1 if bad else 0
 
 

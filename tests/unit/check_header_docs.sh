@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # Every public function in libcore/include/fdtcache/*.h has a libfdt-style
-# comment with a returns block (tests/unit/check_header_docs.py). The
+# comment with a returns block, error codes one per line
+# (tests/unit/check_header_docs.py). The
 # checker is first shown to fail on headers that break the rule.
 set -e
 top=${top_srcdir:-.}
@@ -23,6 +24,21 @@ static inline int fc_doc_b(void)
  * returns: 0.
  */
 int fc_doc_c(void);
+
+/*
+ * fc_doc_d - its error codes run on in the returns line.
+ * returns: 0; FC_EINVAL for a bad x.
+ */
+int fc_doc_d(int x);
+
+/*
+ * fc_doc_e - fine: one outcome per line.
+ *
+ * returns:
+ *	0, done
+ *	FC_EINVAL, a bad x
+ */
+int fc_doc_e(int x);
 H
 if python3 "$check" "$tmp" > "$tmp/out"; then
 	echo "check_header_docs.sh: the checker passed a header without docs" >&2
@@ -31,7 +47,8 @@ if python3 "$check" "$tmp" > "$tmp/out"; then
 fi
 grep -q 'bad.h:2: fc_doc_a: its comment has no "returns:" block' "$tmp/out"
 grep -q 'bad.h:4: fc_doc_b: no comment' "$tmp/out"
-if grep -q fc_doc_c "$tmp/out"; then
+grep -q 'bad.h:19: fc_doc_d: its error codes are not listed one per line' "$tmp/out"
+if grep -q 'fc_doc_[ce]' "$tmp/out"; then
 	echo "check_header_docs.sh: the checker refused a documented function" >&2
 	exit 1
 fi

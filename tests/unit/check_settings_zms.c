@@ -96,6 +96,34 @@ START_TEST(settings_vectors)
 }
 END_TEST
 
+/* A partition nothing was saved on: load reports nothing and succeeds, get finds nothing. */
+START_TEST(settings_blank_partition)
+{
+	struct zms_expect e;
+	struct zms_dev *d;
+	struct fc_zms_config cfg;
+	struct fc_zms fs;
+	struct fc_settings_zms s;
+	struct got g = { g_array_new(FALSE, TRUE, sizeof(struct zms_setting)) };
+	uint8_t buf[64];
+
+	zms_expect_load("settings_rpl", &e);
+	d = zms_dev_new(NULL, &e);
+	cfg = zms_dev_config(d, &e, FC_ZMS_LOOKUP_INDEX, 1024);
+	ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
+	ck_assert_int_eq(fc_settings_zms_init(&s, &fs), 0);
+	ck_assert_int_eq(fc_settings_zms_load(&s, buf, sizeof(buf), collect, &g), 0);
+	ck_assert_uint_eq(g.list->len, 0);
+	ck_assert_int_eq(fc_settings_zms_get(&s, "bt/mesh/rpl/1", buf, sizeof(buf)), FC_ENOENT);
+#ifdef FC_READONLY
+	ck_assert_uint_eq(d->cnt.progs + d->cnt.erases, 0);
+#endif
+	g_array_free(g.list, TRUE);
+	zms_dev_free(d);
+	zms_expect_free(&e);
+}
+END_TEST
+
 /* ---- a partition written by Zephyr where char is signed (x86) ---- */
 
 #define X86_DIR "fixtures/zms/host_x86/"
@@ -510,6 +538,7 @@ static Suite *settings_zms_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, settings_vectors, 0, (int)FC_ARRAY_SIZE(images));
+	tcase_add_test(tc, settings_blank_partition);
 	tcase_add_test(tc, settings_signed_char_vector);
 	tcase_add_test(tc, settings_hash_variants);
 #ifndef FC_READONLY

@@ -39,9 +39,11 @@ enum fc_err {
 /*
  * fc_strerror - a short English description of a libcore return code.
  *
- * returns: a static string for every FC_E* code; "success" for 0 and
- * positive values (which are results, not errors); "unknown error" for
- * other negative values. Never NULL.
+ * returns:
+ *	a static string for every FC_E* code
+ *	"success" for 0 and positive values (results, not errors)
+ *	"unknown error" for other negative values
+ *	never NULL
  */
 const char *fc_strerror(int err);
 

@@ -73,25 +73,36 @@ typedef int (*fc_settings_zms_cb)(void *ctx, const struct fc_settings_zms_entry 
  * fc_settings_zms_hash - Zephyr's sys_hash32 (murmur3, seed 0; tail bytes
  * folded most significant first) as Zephyr computes it where char is
  * unsigned (FC_SETTINGS_ZMS_HASH_UNSIGNED_CHAR).
- * Returns: the 32-bit hash of the len bytes at name.
+ *
+ * returns: the 32-bit hash of the len bytes at name.
  */
 uint32_t fc_settings_zms_hash(const void *name, size_t len);
 
 /*
  * fc_settings_zms_hash_variant - fc_settings_zms_hash with the tail bytes
  * folded as variant v says.
- * Returns: the 32-bit hash of the len bytes at name.
+ *
+ * returns: the 32-bit hash of the len bytes at name.
  */
 uint32_t fc_settings_zms_hash_variant(const void *name, size_t len,
 				      enum fc_settings_zms_hash_variant v);
 
 /*
- * fc_settings_zms_init - attach to a mounted ZMS as settings_backend_init()
+ * fc_settings_zms_init - attach s to a mounted fs as settings_backend_init()
  * does: walk the list from the head to find its last two nodes and the
  * highest collision number, writing the head {0, 0} when there is none, and
  * repairing as Zephyr does a list a power cut left with a dangling end or a
- * wrong previous link.
- * Returns: 0; FC_ENOTMOUNTED; FC_ECORRUPT for a list that loops; or a ZMS error.
+ * wrong previous link. With FC_READONLY nothing is written: the list is
+ * taken as it is and ended in RAM. s keeps a pointer to fs, which must stay
+ * mounted while s is used.
+ *
+ * returns:
+ *	0, attached
+ *	FC_EINVAL, s or fs NULL
+ *	FC_ENOTMOUNTED, fs is not mounted
+ *	FC_ECORRUPT, the list loops, or a node is not 8 bytes
+ *	a zms error (as fc_zms_read, or fc_zms_write for a repair, which may
+ *		leave fs unmounted)
  */
 int fc_settings_zms_init(struct fc_settings_zms *s, struct fc_zms *fs);
 
@@ -99,41 +110,69 @@ int fc_settings_zms_init(struct fc_settings_zms *s, struct fc_zms *fs);
  * fc_settings_zms_init_variant - fc_settings_zms_init for a partition whose
  * names were hashed as variant v says (FC_SETTINGS_ZMS_HASH_SIGNED_CHAR for
  * one written by Zephyr on x86); get, save and delete hash names so.
- * Returns: as fc_settings_zms_init; FC_EINVAL for an unknown variant.
+ *
+ * returns:
+ *	FC_EINVAL, an unknown variant
+ *	the other results of fc_settings_zms_init
  */
 int fc_settings_zms_init_variant(struct fc_settings_zms *s, struct fc_zms *fs,
 				 enum fc_settings_zms_hash_variant v);
 
 /*
- * fc_settings_zms_load - report every name and value in list order. A node
- * whose name or value is missing is deleted (name, value, node unlinked), as
- * Zephyr's load does. Values are read into buf (buf_size bytes, may be 0);
- * e->value_len tells a cut value's size.
- * Returns: 0; the callback's non-zero value; or a ZMS error.
+ * fc_settings_zms_load - report every name and value in list order through
+ * cb (which may be NULL). A node whose name or value is missing is deleted
+ * (name, value, node unlinked), as Zephyr's load does; with FC_READONLY it
+ * is skipped. Values are read into buf (buf_size bytes, may be 0);
+ * e->value_len tells a cut value's size. A partition on which nothing was
+ * saved (no head node) reports nothing.
+ *
+ * returns:
+ *	0, every setting reported
+ *	the callback's non-zero value, which stopped the load
+ *	FC_ECORRUPT, the list loops, or a node is not 8 bytes
+ *	a zms error (as fc_zms_read, or fc_zms_write for a repair, which may
+ *		leave the zms unmounted)
  */
 int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_size,
 			 fc_settings_zms_cb cb, void *ctx);
 
 /*
  * fc_settings_zms_get - read name's value into buf (up to len bytes).
- * Returns: the stored length (may exceed len); FC_ENAME; FC_ENOENT; or a ZMS error.
+ *
+ * returns:
+ *	the stored length (may exceed len: only len bytes are copied)
+ *	FC_ENAME, an invalid name
+ *	FC_ENOENT, name is not stored
+ *	a zms error (as fc_zms_read)
  */
 int fc_settings_zms_get(struct fc_settings_zms *s, const char *name, void *buf, size_t len);
 
 #ifndef FC_READONLY /* FC_READONLY: no saves, deletes or init/load repairs */
 /*
- * fc_settings_zms_save - store len bytes under name; len 0 deletes, as in
- * Zephyr. A new name takes the first free collision slot of its hash.
- * Returns: 0; FC_ENAME; FC_ENOSPC (16 names share the hash, or ZMS is
- * full); FC_ETOOBIG; or a ZMS error.
+ * fc_settings_zms_save - store len bytes under name; len 0 (or value NULL)
+ * deletes, as in Zephyr. A new name takes the first free collision slot of
+ * its hash; its value, node, the previous node's link and the name are
+ * written in that order, so a power cut leaves at most a half pair that
+ * load removes.
+ *
+ * returns:
+ *	0, stored (or deleted)
+ *	FC_ENAME, an invalid name
+ *	FC_ENOSPC, 16 stored names share the hash, or the zms is full
+ *	FC_ETOOBIG, the value does not fit in a zms sector
+ *	a zms error (as fc_zms_write, which may leave the zms unmounted)
  */
 int fc_settings_zms_save(struct fc_settings_zms *s, const char *name, const void *value,
 			 size_t len);
 
 /*
  * fc_settings_zms_delete - remove name: its name and value ids, and its node
- * from the list. A missing name is not an error.
- * Returns: 0; FC_ENAME; or a ZMS error.
+ * from the list.
+ *
+ * returns:
+ *	0, removed, or name was not stored
+ *	FC_ENAME, an invalid name
+ *	a zms error (as fc_zms_write, which may leave the zms unmounted)
  */
 int fc_settings_zms_delete(struct fc_settings_zms *s, const char *name);
 #endif /* FC_READONLY */
@@ -161,10 +200,15 @@ struct fc_settings_zms_scan_ops {
 };
 
 /*
- * fc_settings_zms_scan - walk the list of a mounted ZMS with fc_zms_read
- * only, reporting complete pairs in list order and every problem above.
- * Returns: 0; a callback's non-zero value; or FC_ENOTMOUNTED. Read errors
- * are reported, not returned.
+ * fc_settings_zms_scan - walk the list of a mounted fs with fc_zms_read
+ * only, reporting complete pairs in list order and every problem above;
+ * writes nothing, so it serves a read-only device or a copy. Read errors
+ * are reported through ops->problem, not returned.
+ *
+ * returns:
+ *	0, the list's end was reached (or a problem ended it)
+ *	a callback's non-zero value, which stopped the scan
+ *	FC_ENOTMOUNTED, fs is not mounted
  */
 int fc_settings_zms_scan(struct fc_zms *fs, uint8_t *buf, size_t buf_size,
 			 const struct fc_settings_zms_scan_ops *ops, void *ctx);

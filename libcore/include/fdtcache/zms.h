@@ -100,43 +100,70 @@ struct fc_zms {
  * fc_zms_mount - validate cfg, find the write position and recover from an
  * interrupted write, GC or erase as Zephyr does (an interrupted GC is done
  * again; a sector left closed after a completed GC is erased), then build
- * the index (with FC_READONLY: the log as it is, nothing written; reads see
- * what Zephyr reads after its own recovery, an interrupted GC's copies
- * included). Unlike Zephyr, values half-written by a power cut are stepped
+ * the index. Unlike Zephyr, values half-written by a power cut are stepped
  * over, never programmed over, and the cuts Zephyr loses entries to are
  * recovered: a write sector left without its empty ATE, a torn delete in a
  * sector's last slot, a cut erase of the sector after the write sector.
- * Returns:
- *   0 on success;
- *   FC_EINVAL for a bad configuration (no device, write block 0 or > 32,
- *   sector size not a multiple of the erase unit or below
- *   FC_ZMS_MIN_ATES slots, fewer than 2 sectors, partition outside the
- *   device, slot count or ATE cache size not a power of two,
- *   FC_ZMS_LOOKUP_ZEPHYR in an FC_NO_EMULATION build);
- *   FC_ENOTSUP when every sector is closed and none carries ZMS's magic;
- *   FC_ECORRUPT for a version this engine does not know or an ATE area that
- *   cannot be made sense of; or a flash error.
+ * With FC_READONLY nothing is repaired and nothing written: reads see what
+ * Zephyr reads after its own recovery, an interrupted GC's copies included.
+ *
+ * *cfg is copied into fs; the memory it points to (the device, the index
+ * slots, the ATE cache) is used until fs is no longer used, and the caller
+ * must not touch the slots or the cache meanwhile. fs may be mounted again
+ * at any time (after an error, to drop its RAM state). fs and cfg must not
+ * be NULL.
+ *
+ * returns:
+ *	0, mounted
+ *	FC_EINVAL, a bad configuration: no device, write block 0 or > 32,
+ *		sector size not a multiple of the ATE slot or of the erase unit
+ *		(erasable devices) or below FC_ZMS_MIN_ATES slots or above 1 GiB,
+ *		fewer than 2 sectors, partition not erase-aligned or past the
+ *		device, addresses that do not fit 32 bits, slot count not 0 or a
+ *		power of two (or slots NULL), ATE cache size not 0 or a power of
+ *		two of 2 ATE slots up to sector_size (or cache NULL), id64 with
+ *		data_crc, FC_ZMS_LOOKUP_ZEPHYR in an FC_NO_EMULATION build
+ *	FC_ENOTSUP, every sector is closed and none carries ZMS's magic (not
+ *		a ZMS partition)
+ *	FC_ECORRUPT, an ATE version this engine does not know, or an ATE
+ *		area that cannot be made sense of
+ *	a flash error (FC_EIO, FC_EPOWER, FC_ENOTERASED, FC_EROFS...; in
+ *		Zephyr mode FC_EIO also for an erase that reads back not erased)
+ *	On every error fs is left unmounted.
  */
 int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg);
 
 #ifndef FC_READONLY /* FC_READONLY: no writes, deletes, clear, GC or recovery that writes */
 /*
  * fc_zms_clear - erase every sector and give each its empty ATE, as
- * zms_clear(); the fs must be mounted again.
- * Returns: 0; FC_ENOTMOUNTED; or a flash error.
+ * zms_clear().
+ *
+ * returns:
+ *	0, the partition is empty
+ *	FC_ENOTMOUNTED, fs is not mounted
+ *	a flash error, some sectors may still hold data
+ *	In every case fs is left unmounted: mount it again to use it.
  */
 int fc_zms_clear(struct fc_zms *fs);
 
 /*
- * fc_zms_write - store len bytes under id.
- * Returns:
- *   len when written;
- *   0 when nothing was written (identical value, or a delete of an absent
- *   id, unless cfg->rewrite_same);
- *   FC_ENOTMOUNTED; FC_EINVAL for the head id, an id above 32 bits without
- *   cfg->id64, or NULL data with len > 0; FC_ETOOBIG above 65535 bytes or
- *   sector_size - 5 ATE slots; FC_ENOSPC; or a flash error. After a flash
- *   error the fs is unmounted (its RAM state may not match the flash).
+ * fc_zms_write - store len bytes of data under id (len 0: delete id),
+ * closing the write sector and collecting the oldest one when it is full.
+ * data is read during the call only.
+ *
+ * returns:
+ *	len, written
+ *	0, nothing written: the stored value is identical, or a delete found
+ *		nothing to delete (unless cfg->rewrite_same)
+ *	FC_ENOTMOUNTED, fs is not mounted
+ *	FC_EINVAL, id is the head id (all ones), id above 32 bits without
+ *		cfg->id64, or data NULL with len > 0
+ *	FC_ETOOBIG, len above 65535 or above sector_size less 5 ATE slots
+ *	FC_ENOSPC, no room even after collecting every sector (fs stays
+ *		mounted)
+ *	FC_ECORRUPT, GC found a value outside its sector (fs is unmounted)
+ *	a flash error (fs is unmounted: its RAM state may no longer match
+ *		the flash; mount again, which recovers)
  */
 int fc_zms_write(struct fc_zms *fs, fc_zms_id_t id, const void *data, size_t len);
 
@@ -148,61 +175,105 @@ int fc_zms_write(struct fc_zms *fs, fc_zms_id_t id, const void *data, size_t len
  * fc_zms_write_hint - fc_zms_write with FC_ZMS_HINT_* bits (0 = fc_zms_write):
  * a hinted write never reads the stored value, and with FC_ZMS_HINT_ABSENT
  * never walks the flash. The index stays exact.
- * Returns: as fc_zms_write; FC_EINVAL for unknown hint bits.
+ *
+ * returns:
+ *	len, written (also when the stored value was identical: a write
+ *		hinted FC_ZMS_HINT_CHANGED does not compare)
+ *	0, a delete found nothing to delete
+ *	FC_EINVAL, unknown hint bits, or as fc_zms_write
+ *	the other errors of fc_zms_write, leaving fs in the same state
  */
 int fc_zms_write_hint(struct fc_zms *fs, fc_zms_id_t id, const void *data, size_t len,
 		      unsigned int hints);
 
 /*
- * fc_zms_delete - remove id (a delete ATE).
- * Returns: 0 (also when absent); or as fc_zms_write.
+ * fc_zms_delete - remove id: fc_zms_write(fs, id, NULL, 0).
+ *
+ * returns:
+ *	0, deleted, or id was not stored
+ *	the errors of fc_zms_write, leaving fs in the same state
  */
 int fc_zms_delete(struct fc_zms *fs, fc_zms_id_t id);
 #endif /* FC_READONLY */
 
 /*
- * fc_zms_read - copy up to len bytes of id's newest value into data (may be
- * NULL with len 0, to learn the length).
- * Returns: the stored length (may exceed len); FC_ENOENT; FC_EBADCRC when
- * cfg->data_crc is set, the whole value was read and fails its CRC;
- * FC_ENOTMOUNTED; or a flash error.
+ * fc_zms_read - copy up to len bytes of id's newest value into data (NULL
+ * with len 0 learns the length). With cfg->data_crc, the CRC-32 of a value
+ * stored outside its ATE is checked when the whole value fits in len.
+ *
+ * returns:
+ *	the stored length (>= 0; may exceed len, then only len bytes are copied)
+ *	FC_ENOTMOUNTED, fs is not mounted
+ *	FC_EINVAL, data NULL with len > 0
+ *	FC_ENOENT, id is not stored (never written, or deleted)
+ *	FC_EBADCRC, the value fails its CRC-32 (data holds the bytes read)
+ *	FC_ECORRUPT, the ATE places its value outside the sector, or a walk
+ *		found no end
+ *	a flash error
+ *	fs stays mounted in every case.
  */
 int fc_zms_read(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len);
 
 /*
- * fc_zms_read_hist - as fc_zms_read for the cnt-th older value (0 = newest),
- * counting deletes as Zephyr does.
- * Returns: as fc_zms_read.
+ * fc_zms_read_hist - fc_zms_read for the cnt-th older value of id (0 = the
+ * newest), walking back through the log and counting deletes as Zephyr
+ * does.
+ *
+ * returns:
+ *	the stored length of that value
+ *	FC_ENOENT, id has fewer than cnt + 1 values on flash, or that one is a
+ *		delete
+ *	the other errors of fc_zms_read; fs stays mounted in every case
  */
 int fc_zms_read_hist(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len, uint32_t cnt);
 
 /*
  * fc_zms_calc_free_space - bytes the partition would have free after GC of
  * every sector but one, as zms_calc_free_space() computes it on a 32-bit
- * target.
- * Returns: the byte count; FC_ENOTMOUNTED; or a flash error.
+ * target. O(1) with the index covering the ids; otherwise (and in Zephyr
+ * mode) Zephyr's count over every ATE.
+ *
+ * returns:
+ *	the bytes (>= 0)
+ *	FC_ENOTMOUNTED, fs is not mounted
+ *	FC_ECORRUPT, a walk found no end
+ *	a flash error
+ *	fs stays mounted in every case.
  */
 int fc_zms_calc_free_space(struct fc_zms *fs);
 
 /*
  * fc_zms_active_sector_free_space - free bytes in the write sector, as
- * zms_active_sector_free_space().
- * Returns: the byte count; FC_ENOTMOUNTED.
+ * zms_active_sector_free_space(). Reads no flash.
+ *
+ * returns:
+ *	the bytes (>= 0)
+ *	FC_ENOTMOUNTED, fs is not mounted
  */
 int fc_zms_active_sector_free_space(struct fc_zms *fs);
 
 #ifndef FC_READONLY
 /*
- * fc_zms_sector_use_next - close the write sector and move to the next (GC
- * of the oldest sector), as zms_sector_use_next().
- * Returns: 0; FC_ENOTMOUNTED; or a flash error.
+ * fc_zms_sector_use_next - close the write sector and move to the next one,
+ * collecting the oldest sector (GC copies its live entries and erases it),
+ * as zms_sector_use_next().
+ *
+ * returns:
+ *	0, done
+ *	FC_ENOTMOUNTED, fs is not mounted
+ *	FC_ECORRUPT, GC found a value outside its sector
+ *	a flash error
+ *	On every error but FC_ENOTMOUNTED fs is left unmounted: mount again,
+ *	which recovers the interrupted GC.
  */
 int fc_zms_sector_use_next(struct fc_zms *fs);
 #endif /* FC_READONLY */
 
 /*
- * fc_zms_addr_sector - the sector part of an address.
- * Returns: the sector number.
+ * fc_zms_addr_sector - the sector part of an address of a mounted fs.
+ *
+ * returns:
+ *	the sector number
  */
 static inline uint32_t fc_zms_addr_sector(const struct fc_zms *fs, uint32_t addr)
 {
@@ -210,8 +281,10 @@ static inline uint32_t fc_zms_addr_sector(const struct fc_zms *fs, uint32_t addr
 }
 
 /*
- * fc_zms_addr_offset - the offset part of an address.
- * Returns: the offset within the sector.
+ * fc_zms_addr_offset - the offset part of an address of a mounted fs.
+ *
+ * returns:
+ *	the offset within the sector
  */
 static inline uint32_t fc_zms_addr_offset(const struct fc_zms *fs, uint32_t addr)
 {
@@ -268,12 +341,22 @@ struct fc_zms_walk_ops {
 
 /*
  * fc_zms_walk - visit every sector of the log (newest first) with its ATEs
- * (newest first), then the sectors outside the log, without writing; the
- * sector's info follows its ATEs. Mounts a copy of the state read-only:
- * cfg's device is only read, its index slots serve as scratch and must
- * cover every id present.
- * Returns: 0; a callback's non-zero value; FC_EINVAL; FC_ENOMEM (too few
- * slots); FC_ENOTSUP; FC_ECORRUPT; or a flash error.
+ * (newest first), then the sectors outside the log, without writing; a
+ * sector's info comes after its ATEs, which its counts are made of. The log
+ * is located as fc_zms_mount locates it, but nothing is recovered. cfg's
+ * device is only read; its index slots are scratch (to tell live from
+ * stale) and must cover every id present. The info structs passed to the
+ * callbacks live only during the call.
+ *
+ * returns:
+ *	0, every sector visited
+ *	a callback's non-zero value, which stopped the walk
+ *	FC_EINVAL, ops NULL, cfg->lookup not FC_ZMS_LOOKUP_INDEX, or a bad
+ *		cfg (as fc_zms_mount)
+ *	FC_ENOMEM, fewer index slots than the ids present
+ *	FC_ENOTSUP, not a ZMS partition (as fc_zms_mount)
+ *	FC_ECORRUPT, an ATE area that cannot be made sense of
+ *	a flash error
  */
 int fc_zms_walk(const struct fc_zms_config *cfg, const struct fc_zms_walk_ops *ops, void *ctx);
 
