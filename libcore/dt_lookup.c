@@ -329,12 +329,15 @@ static bool holds_bytes(const struct fc_dt_path_slot *slot, const char *s, uint3
 	return slot->tag == name_tag(len, alias) && fc_dt_bytes_diff_(s, slot->bytes, len) == 0;
 }
 
-/* Store key -> node i in slot, with the key's bytes and tag when they fit. */
+/*
+ * Store key -> node i (NO_NODE: the key names none) in slot, with the
+ * key's bytes and tag when they fit.
+ */
 static void name_fill(struct fc_dt_lookups *lk, struct fc_dt_path_slot *slot, uint32_t key,
 		      const char *s, uint32_t len, bool alias, uint32_t i)
 {
 	slot->key = key;
-	slot->offset = lk->dt->nodes[i].offset;
+	slot->offset = i == NO_NODE ? FC_ENOENT : lk->dt->nodes[i].offset;
 	slot->node = i;
 	slot->tag = len <= FC_DT_PATH_BYTES ? name_tag(len, alias) : 0;
 	if (slot->tag)
@@ -350,9 +353,11 @@ typedef uint32_t resolve_fn(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats 
 /*
  * The table index for key (of the len bytes at s, an alias name or a path)
  * from slot (NULL: none), or resolved and then filled in; NO_NODE when
- * resolve finds none. A hit is verified by the bytes and tag the slot
- * holds, or for a path longer than a slot holds by the table; *hit: the
- * slot answered.
+ * resolve finds none, an answer the slot keeps too when the bytes fit in
+ * it (the bytes verify it as they verify a node; for a longer path only
+ * the table could, so none is kept). A hit is verified by the bytes and
+ * tag the slot holds, or for a path longer than a slot holds by the table;
+ * *hit: the slot answered.
  */
 static uint32_t cached_name(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats *st,
 			    struct fc_dt_path_slot *slot, uint32_t key, const char *s, uint32_t len,
@@ -370,7 +375,7 @@ static uint32_t cached_name(struct fc_dt_lookups *lk, struct fc_dt_lookup_stats 
 		st->collisions++;
 	}
 	i = resolve(lk, st, s, len);
-	if (slot && i != NO_NODE)
+	if (slot && (i != NO_NODE || len <= FC_DT_PATH_BYTES))
 		name_fill(lk, slot, key, s, len, alias, i);
 	return i;
 }

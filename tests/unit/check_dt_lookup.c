@@ -74,14 +74,15 @@ static int libfdt_path(const void *fdt, const char *path)
 
 /*
  * A counted call's answer off for a key of len bytes, and what its inline
- * hit path said next (got, with hit): when the call found a node, the hit
- * path must give the same node at once (the call left the key in its home
- * slot) if the cache has slots and the key fits in one, else miss. A miss of
- * the call leaves nothing the hit path could answer.
+ * hit path said next (got, with hit): when the call found a node, or found
+ * that none has the key (FC_ENOENT), the hit path must give the same answer
+ * at once (the call left the key in its home slot) if the cache has slots
+ * and the key fits in one, else miss.
  */
 static int check_hit(struct tree *t, const char *key, int off, bool got, int hit)
 {
-	bool held = off >= 0 && t->cfg.npath && strlen(key) <= FC_DT_PATH_BYTES;
+	bool held = (off >= 0 || off == FC_ENOENT) && t->cfg.npath &&
+		    strlen(key) <= FC_DT_PATH_BYTES;
 
 	ck_assert_msg(got == held, "%s: the hit path %s", key, got ? "hits" : "misses");
 	if (held)
@@ -700,7 +701,10 @@ START_TEST(alias_and_path_keys_differ)
 		ck_assert_int_eq(path_of(t, "s0"), fdt_path_offset(fdt, "/c"));
 		ck_assert_int_eq(path_of(t, "s1"), fdt_path_offset(fdt, "/d"));
 		ck_assert_int_eq(alias_of(t, "s0/c"), FC_ENOENT);
-		ck_assert(!fc_dt_alias_get(&t->lk, "s0/c", 4, &hit));
+		/* the alias "s0/c" is held as naming no node, never as the path's node */
+		hit = 0;
+		ck_assert(fc_dt_alias_get(&t->lk, "s0/c", 4, &hit));
+		ck_assert_int_eq(hit, FC_ENOENT);
 		ck_assert_int_eq(path_of(t, "/c"), fdt_path_offset(fdt, "/c"));
 		tree_close(t);
 	}
@@ -729,6 +733,125 @@ START_TEST(alias_collision_is_verified)
 	ck_assert_int_eq(alias_of(t, a), fdt_path_offset(fdt, "/x"));
 	ck_assert_uint_eq(st->collisions, 2);
 	ck_assert_uint_eq(st->hits, 0);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+/*
+ * One counted lookup of key (a path, or with alias an alias name) that
+ * names no node, as libfdt says: FC_ENOENT, a hit exactly when cached
+ * (then no search: scan steps unchanged), counted in not_found either way.
+ */
+static void check_missing(struct tree *t, const char *key, bool alias, bool cached)
+{
+	const struct fc_dt_lookup_stats *st = &t->lk.stats[alias ? FC_DT_KIND_ALIAS : FC_DT_KIND_PATH];
+	struct fc_dt_lookup_stats before = *st;
+
+	ck_assert_int_eq(libfdt_path(t->fdt, key), FC_ENOENT);
+	ck_assert_int_eq(alias ? alias_of(t, key) : path_of(t, key), FC_ENOENT);
+	ck_assert_uint_eq(st->lookups, before.lookups + 1);
+	ck_assert_uint_eq(st->not_found, before.not_found + 1);
+	ck_assert_uint_eq(st->hits, before.hits + cached);
+	ck_assert_uint_eq(st->misses, before.misses + !cached);
+	if (cached)
+		ck_assert_uint_eq(st->scan_steps, before.scan_steps);
+}
+
+/*
+ * Paths and aliases that name no node, on every committed DTB: the first
+ * lookup searches, a repeat is a hit with FC_ENOENT (the inline hit paths
+ * say so too), with no search; with one slot another key evicts the answer
+ * and the next lookup searches again.
+ */
+START_TEST(repeated_missing_paths_are_hits)
+{
+	static const char *const missing[] = { "/no-such-node", "/chosen/no-such-node", "/memory/x",
+						"/aliases/no-such-node", "no-such-alias",
+						"no-such-alias/x", "//no-such-node//" };
+	void *fdt = load_dtb(dtbs[_i].name, dtbs[_i].built);
+	struct tree *t = g_new0(struct tree, 1);
+
+	tree_open(t, fdt, 1024);
+	for (size_t k = 0; k < G_N_ELEMENTS(missing); k++) {
+		check_missing(t, missing[k], false, false);
+		for (int round = 0; round < 3; round++)
+			check_missing(t, missing[k], false, true);
+	}
+	/* /memory: a node on some trees, on others no node (rk3399 has memory-controller only) */
+	if (libfdt_path(fdt, "/memory") == FC_ENOENT) {
+		check_missing(t, "/memory", false, false);
+		check_missing(t, "/memory", false, true);
+	}
+	check_missing(t, "no-such-alias2", true, false);
+	check_missing(t, "no-such-alias2", true, true);
+	/* the same bytes as a path: a key of its own, searched once (through the alias's answer) */
+	check_missing(t, "no-such-alias2", false, false);
+	check_missing(t, "no-such-alias2", false, true);
+	tree_close(t);
+
+	tree_open(t, fdt, 1);
+	for (int round = 0; round < 3; round++) {
+		check_missing(t, "/no-such-node", false, false);
+		check_missing(t, "/no-such-node", false, true);
+		ck_assert_int_eq(path_of(t, "/"), 0);
+	}
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+/*
+ * A cached "no node" is verified as a node is: a path of the same key
+ * (a birthday search) that names a node is not answered with FC_ENOENT,
+ * and the other way round; each refusal is a collision.
+ */
+START_TEST(missing_path_collision_is_verified)
+{
+	char a[16], b[16];
+	const char *names[1] = { a };
+	struct tree *t = g_new0(struct tree, 1);
+	const struct fc_dt_lookup_stats *st = &t->lk.stats[FC_DT_KIND_PATH];
+	char pa[20], pb[20];
+	void *fdt;
+
+	find_colliding(fc_dt_path_key, "/", a, b, sizeof(a));
+	fdt = build_flat(names, 1, NULL, 0);
+	snprintf(pa, sizeof(pa), "/%s", a);
+	snprintf(pb, sizeof(pb), "/%s", b);
+	tree_open(t, fdt, 1024);
+	check_missing(t, pb, false, false);
+	/* same key as the cached "no node" of pb: refused, pa resolved to its node */
+	ck_assert_int_eq(path_of(t, pa), fdt_path_offset(fdt, pa));
+	ck_assert_int_ge(fdt_path_offset(fdt, pa), 0);
+	ck_assert_uint_eq(st->collisions, 1);
+	/* and pa's node is not pb's answer */
+	check_missing(t, pb, false, false);
+	ck_assert_uint_eq(st->collisions, 2);
+	check_missing(t, pb, false, true);
+	tree_close(t);
+	g_free(t);
+	g_free(fdt);
+}
+END_TEST
+
+/*
+ * A missing path longer than a slot's bytes: only the table could verify
+ * "no node", so it is searched every time.
+ */
+START_TEST(long_missing_paths_searched)
+{
+	char deepest[512], path[600];
+	void *fdt = build_deep(deepest, sizeof(deepest));
+	struct tree *t = g_new0(struct tree, 1);
+
+	tree_open(t, fdt, 1024);
+	snprintf(path, sizeof(path), "%s/no-such-node", deepest);
+	ck_assert_uint_gt(strlen(path), FC_DT_PATH_BYTES);
+	for (int round = 0; round < 3; round++)
+		check_missing(t, path, false, false);
 	tree_close(t);
 	g_free(t);
 	g_free(fdt);
@@ -811,6 +934,9 @@ static Suite *dt_lookup_suite(void)
 	tcase_add_test(tc, hit_compare_and_key_see_every_byte);
 	tcase_add_test(tc, alias_collision_is_verified);
 	tcase_add_loop_test(tc, hit_paths_refuse_foreign_keys, 0, 4);
+	tcase_add_loop_test(tc, repeated_missing_paths_are_hits, 0, (int)G_N_ELEMENTS(dtbs));
+	tcase_add_test(tc, missing_path_collision_is_verified);
+	tcase_add_test(tc, long_missing_paths_searched);
 	suite_add_tcase(s, tc);
 	return s;
 }

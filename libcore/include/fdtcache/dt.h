@@ -224,6 +224,9 @@ int fc_dt_replay_lookup_indexed(struct fc_dt_replay *r, uint32_t phandle,
  *   is verified with one comparison of the bytes; a longer path's hit is
  *   verified against the node table (names up the parent chain). A hash
  *   collision is counted and resolved, never answered with a wrong node.
+ *   A path or alias of up to FC_DT_PATH_BYTES that names no node is cached
+ *   as such, verified by its bytes the same way, so asking again is a hit
+ *   (counted in hits and not_found); a longer one is searched every time.
  * - alias: the node an alias names (fdt_path_offset(fdt, "serial0")), cached
  *   by its name in the same slots (under another key than the same bytes as
  *   a path: "a/b" is a path from alias a, never the alias "a/b").
@@ -253,10 +256,10 @@ enum fc_dt_kind {
 
 struct fc_dt_lookup_stats {
 	uint32_t lookups;
-	uint32_t hits;       /* answered by a cache or the node table */
+	uint32_t hits;       /* answered by a cache or the node table (a cached "no node" too) */
 	uint32_t misses;     /* resolved by a search of the node table */
 	uint32_t collisions; /* a cached entry of another key in the slot (counted as a miss) */
-	uint32_t not_found;  /* lookups with no answer */
+	uint32_t not_found;  /* lookups with no answer, searched or cached */
 	uint64_t scan_steps; /* node names or properties compared by the searches */
 };
 
@@ -271,8 +274,8 @@ struct fc_dt_lookup_stats {
  */
 struct fc_dt_path_slot {
 	uint32_t key;   /* fc_dt_path_key() or fc_dt_alias_key(); FC_CACHE_EMPTY when free */
-	int32_t offset; /* the node's offset */
-	uint32_t node;  /* its table index */
+	int32_t offset; /* the node's offset; FC_ENOENT: the key names no node */
+	uint32_t node;  /* its table index; UINT32_MAX: none */
 	char bytes[FC_DT_PATH_BYTES];
 	/* bytes held (1..FC_DT_PATH_BYTES), | FC_DT_ALIAS_TAG_ for an alias; 0: a longer path, or free */
 	uint8_t tag;
@@ -382,7 +385,7 @@ int fc_dt_lookups_init(struct fc_dt_lookups *lk, const struct fc_dt *dt,
  * fc_dt_path_offset - the node at path (len bytes, no NUL needed).
  * returns:
  *	the node's structure-block offset
- *	FC_ENOENT: no such node, or an unknown alias
+ *	FC_ENOENT: no such node, or an unknown alias (cached like a node)
  *	FC_EINVAL: an empty path
  */
 int fc_dt_path_offset(struct fc_dt_lookups *lk, const char *path, uint32_t len);
@@ -392,6 +395,7 @@ int fc_dt_path_offset(struct fc_dt_lookups *lk, const char *path, uint32_t len);
  * returns:
  *	the node's structure-block offset
  *	FC_ENOENT: no /aliases property of that name, or it names no node
+ *		(cached like a node)
  *	FC_EINVAL: an empty name
  */
 int fc_dt_alias_offset(struct fc_dt_lookups *lk, const char *name, uint32_t len);
@@ -720,7 +724,8 @@ static FC_ALWAYS_INLINE bool fc_dt_name_get_(const struct fc_dt_lookups *lk, uin
 /*
  * fc_dt_path_get - fc_dt_path_offset() on a path cache hit: one hash, one
  * tag compare and one inline compare of the path's bytes.
- * returns: true with *offset set, else false (also for a path longer than
+ * returns: true with *offset set (FC_ENOENT when the cache holds the path
+ * as naming no node), else false (also for a path longer than
  * FC_DT_PATH_BYTES).
  */
 static FC_ALWAYS_INLINE bool fc_dt_path_get(const struct fc_dt_lookups *lk, const char *path,
@@ -731,7 +736,8 @@ static FC_ALWAYS_INLINE bool fc_dt_path_get(const struct fc_dt_lookups *lk, cons
 
 /*
  * fc_dt_alias_get - fc_dt_alias_offset() on a path cache hit.
- * returns: true with *offset set, else false.
+ * returns: true with *offset set (FC_ENOENT for an alias cached as naming
+ * no node), else false.
  */
 static FC_ALWAYS_INLINE bool fc_dt_alias_get(const struct fc_dt_lookups *lk, const char *name,
 					     uint32_t len, int *offset)
