@@ -36,14 +36,13 @@ static int prog_aligned(void *arg, uint32_t addr, const uint8_t *data, uint32_t 
 
 static int ate_write(struct fc_nvs *fs, uint16_t id, uint16_t offset, uint16_t len)
 {
-	uint8_t b[NVS_BLOCK];
+	uint8_t b[FC_NVS_ATE_BYTES];
 	uint32_t at = fs->ate_wra;
 	int rc;
 
-	/* the slot: the ATE, then erase-value padding to the write block */
-	FC_MEMSET(b, erase_value(fs), fs->ate_size);
+	/* the slot: the ATE, padded with the erase value to the write block */
 	fc_nvs_ate_encode(b, id, offset, len);
-	rc = nvs_prog_(fs, at, b, fs->ate_size);
+	rc = prog_aligned(fs, at, b, sizeof(b));
 	fs->ate_wra -= fs->ate_size;
 	if (rc)
 		return rc;

@@ -161,10 +161,14 @@ int nvs_close_read_(const struct fc_nvs *fs, uint32_t s, struct fc_nvs_ate *a)
 
 /*
  * How scan_down reads: a closed sector's slots through the window aligned,
- * or (up) starting at each slot, for a walk going up; or the write sector's
- * slots down to the first erased one, to set the write pointers.
+ * or (up) starting at each slot, for a walk going up; the write sector's
+ * slots down to the first erased one, to set the write pointers; or, to
+ * score a sector for first_write_sector(), its slots while not below the
+ * data of every valid ATE seen (the score below).
  */
-enum scan_mode { SCAN_DOWN, SCAN_UP, SCAN_WRITE_SECTOR };
+enum scan_mode { SCAN_DOWN, SCAN_UP, SCAN_WRITE_SECTOR, SCAN_SCORE };
+#define SEEN_GAP 1u     /* an erased slot */
+#define SEEN_GC_DONE 2u /* the newest valid ATE is a gc_done ATE (its weight in the score) */
 
 /*
  * Scan the ATE slots of sector s down from the top slot while not below
@@ -173,25 +177,48 @@ enum scan_mode { SCAN_DOWN, SCAN_UP, SCAN_WRITE_SECTOR };
  * slot: the one kept free for a delete in a full sector (Zephyr stops above
  * it and loses that delete). A valid ATE whose data starts below the data
  * end seen so far was torn out of order (see find_write_pointers) and is
- * stepped over.
+ * stepped over. The last two modes start with the window reset; SCAN_SCORE
+ * returns the score (*low is then of no use).
+ *
+ * The score: how much sector s looks like the write sector, 2 when its
+ * newest valid ATE is a gc_done ATE (GC erases the other sector of a
+ * 2-sector partition right after the write sector's gc_done, and a cut of
+ * that erase, or of the recovering mount's, leaves nothing written after
+ * it; the remnant's own gc_done is followed by its later writes), plus 1
+ * when no erased ATE slot lies above a valid ATE (the write sector's ATE
+ * pointer is the first erased slot; an erase that stopped part way
+ * through, in any order, leaves such gaps, and can erase the close slot of
+ * the sector GC collected so that nothing is closed).
  */
 static int scan_down(struct fc_nvs *fs, uint32_t s, enum scan_mode mode, uint32_t *low)
 {
-	uint32_t o, end = 0, lo = top_slot(fs);
+	uint32_t o, end = 0, lo = top_slot(fs), seen = 0; /* SCAN_SCORE: SEEN_* */
 	bool torn = false;
 	struct fc_nvs_ate a;
-	int rc = 0;
 
+	if (mode >= SCAN_WRITE_SECTOR)
+		nvs_win_reset_(fs);
 	for (o = lo; o >= end && o < ssize(fs); o -= fs->ate_size) {
-		rc = nvs_win_ate_(fs, mkaddr(s, o), mode == SCAN_UP, &a);
+		int rc = nvs_win_ate_(fs, mkaddr(s, o), mode == SCAN_UP, &a);
+
 		if (rc)
 			return rc;
-		if (mode == SCAN_WRITE_SECTOR && a.erased)
-			break;
+		if (mode >= SCAN_WRITE_SECTOR && a.erased) {
+			if (mode == SCAN_WRITE_SECTOR)
+				break;
+			seen |= SEEN_GAP;
+			continue;
+		}
 		torn = ate_valid(fs, &a); /* until its data is seen to start at or past end */
-		if (torn && a.offset >= end) {
+		if (!torn)
+			continue;
+		if (seen & SEEN_GAP)
+			return (int)(seen & SEEN_GC_DONE); /* a valid ATE below a gap */
+		seen = a.len == 0 && a.id == FC_NVS_ID_SPECIAL ? SEEN_GC_DONE : 0;
+		/* a score counts the data of every valid ATE */
+		if (a.offset >= end || mode == SCAN_SCORE) {
 			torn = false;
-			end = (uint32_t)a.offset + a.len;
+			end = FC_MAX(end, (uint32_t)a.offset + a.len);
 			lo = o;
 		}
 	}
@@ -208,7 +235,7 @@ static int scan_down(struct fc_nvs *fs, uint32_t s, enum scan_mode mode, uint32_
 		fs->ate_wra = mkaddr(s, o);
 		fs->data_wra = mkaddr(s, data);
 	}
-	return 0;
+	return mode == SCAN_SCORE ? (int)(1 + (seen & SEEN_GC_DONE)) : 0;
 }
 
 /* Lowest (newest) ATE slot of a written sector other than the write sector. */
@@ -356,54 +383,15 @@ int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
 /* ---- locating the write position ---- */
 
 /*
- * How much sector s looks like the write sector, for first_write_sector():
- * 2 when its newest valid ATE is a gc_done ATE (GC erases the other sector of
- * a 2-sector partition right after the write sector's gc_done, and a cut of
- * that erase, or of the recovering mount's, leaves nothing written after
- * it; the remnant's own gc_done is followed by its later writes), plus 1
- * when no erased ATE slot lies above a valid ATE (the write
- * sector's ATE pointer is the first erased slot; an erase that stopped part
- * way through, in any order, leaves such gaps, and can erase the close slot
- * of the sector GC collected so that nothing is closed).
- */
-static int sector_score(struct fc_nvs *fs, uint32_t s, uint32_t *score)
-{
-	uint32_t data_end = 0;
-	bool gap = false, gc_done = false;
-	struct fc_nvs_ate a;
-
-	*score = 1;
-	nvs_win_reset_(fs);
-	for (uint32_t o = top_slot(fs); o >= data_end && o < ssize(fs); o -= fs->ate_size) {
-		int rc = nvs_win_ate_(fs, mkaddr(s, o), false, &a);
-
-		if (rc)
-			return rc;
-		if (a.erased) {
-			gap = true;
-		} else if (ate_valid(fs, &a)) {
-			if (gap) {
-				*score = 0;
-				break;
-			}
-			gc_done = is_gc_done(fs, &a);
-			data_end = FC_MAX(data_end, (uint32_t)a.offset + a.len);
-		}
-	}
-	*score += gc_done ? 2 : 0;
-	return 0;
-}
-
-/*
  * None closed: sector 0, unless the last sector holds ATEs (Zephyr's rule);
  * when both hold ATEs, the one that looks more like the write sector (a tie
  * keeps Zephyr's choice).
  */
 static int first_write_sector(struct fc_nvs *fs, uint32_t *ws)
 {
-	uint32_t last = fs->cfg.sector_count - 1u, first_score, last_score;
+	uint32_t last = fs->cfg.sector_count - 1u, low;
 	struct fc_nvs_ate a;
-	int rc = nvs_ate_read_(fs, mkaddr(last, top_slot(fs)), &a);
+	int rc = nvs_ate_read_(fs, mkaddr(last, top_slot(fs)), &a), last_score;
 
 	*ws = 0;
 	if (rc || a.erased)
@@ -412,12 +400,13 @@ static int first_write_sector(struct fc_nvs *fs, uint32_t *ws)
 	rc = nvs_ate_read_(fs, mkaddr(0, top_slot(fs)), &a);
 	if (rc || a.erased)
 		return rc;
-	rc = sector_score(fs, last, &last_score);
-	if (!rc)
-		rc = sector_score(fs, 0, &first_score);
-	if (!rc && first_score > last_score)
+	last_score = scan_down(fs, last, SCAN_SCORE, &low);
+	if (last_score < 0)
+		return last_score;
+	rc = scan_down(fs, 0, SCAN_SCORE, &low);
+	if (rc > last_score)
 		*ws = 0;
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 /*
@@ -464,7 +453,6 @@ static int find_write_pointers(struct fc_nvs *fs, uint32_t ws)
 {
 	uint32_t low;
 
-	nvs_win_reset_(fs);
 	return scan_down(fs, ws, SCAN_WRITE_SECTOR, &low);
 }
 

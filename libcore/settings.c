@@ -65,6 +65,25 @@ static bool name_matches(int rc, const char *buf, const char *name, size_t len)
 	return rc == (int)len && FC_MEMCMP(buf, name, len) == 0;
 }
 
+/*
+ * One name read of a lookup, counted in *reads: 1 when it is name (s->lu
+ * then holds its id), FC_ENOENT when id is free, another error that stops
+ * the lookup, else 0.
+ */
+static FC_NOINLINE int lookup_read(struct fc_settings *s, uint16_t id, const char *name, size_t len,
+		       uint32_t *reads)
+{
+	int rc = read_name(s, id, s->lookup_name);
+
+	(*reads)++;
+	if (name_matches(rc, s->lookup_name, name, len)) {
+		s->lu.id = id;
+		s->lu.found = true;
+		return 1;
+	}
+	return rc < 0 && rc != FC_EBADCRC ? rc : 0;
+}
+
 /* Zephyr's modes write as Zephyr: every write compares first. */
 
 #ifndef FC_READONLY
@@ -206,25 +225,18 @@ static uint16_t index_free_id(struct fc_settings *s)
 static int scan_ids(struct fc_settings *s, uint32_t from, const char *name, size_t len,
 		    struct fc_settings_lookup_ *lu)
 {
-	char *buf = s->lookup_name;
 	uint16_t free_id = 0;
 
 	if (from > s->last_name_id)
 		return 0;
 	s->stats.scans++;
 	for (uint32_t id = s->last_name_id; id >= from; id--) {
-		int rc = read_name(s, (uint16_t)id, buf);
+		int rc = lookup_read(s, (uint16_t)id, name, len, &s->stats.scan_reads);
 
-		s->stats.scan_reads++;
 		if (rc == FC_ENOENT)
 			free_id = (uint16_t)id;
-		if (name_matches(rc, buf, name, len)) {
-			lu->id = (uint16_t)id;
-			lu->found = true;
-			return 0;
-		}
-		if (rc < 0 && rc != FC_ENOENT && rc != FC_EBADCRC)
-			return rc;
+		else if (rc)
+			return rc < 0 ? rc : 0;
 	}
 	if (free_id && (!lu->free_id || lu->free_id > s->last_name_id))
 		lu->free_id = free_id;
@@ -236,7 +248,6 @@ static int index_find(struct fc_settings *s, const char *name, size_t len, uint1
 {
 	uint16_t key = index_key(hash);
 	uint16_t top;
-	char *buf = s->lookup_name;
 	int rc;
 
 	if (!s->ready) {
@@ -248,15 +259,9 @@ static int index_find(struct fc_settings *s, const char *name, size_t len, uint1
 	for (uint32_t id = FC_SETTINGS_ID_NAME_FIRST; id <= top; id++) {
 		if (s->cfg.cache[id - FC_SETTINGS_ID_NAME_FIRST] != key)
 			continue;
-		rc = read_name(s, (uint16_t)id, buf);
-		s->stats.confirm_reads++;
-		if (name_matches(rc, buf, name, len)) {
-			lu->id = (uint16_t)id;
-			lu->found = true;
-			return 0;
-		}
-		if (rc < 0 && !is_missing(rc) && rc != FC_EBADCRC)
-			return rc;
+		rc = lookup_read(s, (uint16_t)id, name, len, &s->stats.confirm_reads);
+		if (rc && rc != FC_ENOENT)
+			return rc < 0 ? rc : 0;
 	}
 	lu->free_id = index_free_id(s);
 	return scan_ids(s, (uint32_t)top + 1u, name, len, lu);
@@ -281,19 +286,13 @@ static void ring_add(struct fc_settings *s, uint16_t hash, uint16_t id)
 static int ring_match(struct fc_settings *s, const char *name, size_t len, uint16_t hash,
 		      struct fc_settings_lookup_ *lu)
 {
-	char *buf = s->lookup_name;
-
 	for (uint32_t i = 0; i < ring_entries(s); i++) {
 		uint16_t id = s->cfg.cache[2u * i + 1u];
-		int rc;
 
 		if (s->cfg.cache[2u * i] != hash || id <= FC_SETTINGS_ID_COUNTER)
 			continue;
-		rc = read_name(s, id, buf);
-		s->stats.confirm_reads++;
-		if (name_matches(rc, buf, name, len)) {
-			lu->id = id;
-			lu->found = true;
+		/* read errors only leave the name to the scan */
+		if (lookup_read(s, id, name, len, &s->stats.confirm_reads) == 1) {
 			lu->cached = true;
 			return 0;
 		}
