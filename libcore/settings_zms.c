@@ -433,7 +433,6 @@ static int read_pair(struct fc_zms *fs, uint32_t node, char *name, uint8_t *buf,
 int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_size,
 			 fc_settings_zms_cb cb, void *ctx)
 {
-	char name[FC_SETTINGS_ZMS_NAME_MAX + 1];
 	struct fc_settings_zms_entry e;
 	struct node nd;
 	int rc = node_read(s->fs, FC_SETTINGS_ZMS_HEAD, &nd);
@@ -447,7 +446,7 @@ int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_siz
 			return FC_ECORRUPT;
 		rc = node_read(s->fs, cur, &nd);
 		if (!rc)
-			rc = read_pair(s->fs, cur, name, buf, buf_size, &e);
+			rc = read_pair(s->fs, cur, s->load_name, buf, buf_size, &e);
 #ifndef FC_READONLY /* FC_READONLY: a half pair is skipped, not deleted */
 		if (rc == 0)
 			rc = delete_id(s, cur & ~NODE_BIT);

@@ -86,16 +86,16 @@ static int setup(struct fc_zms *fs, const struct fc_zms_config *cfg)
 
 static uint8_t meta_format(const struct zate *empty)
 {
-	return (uint8_t)(empty->meta >> 16 & 0xf);
+	return empty->raw[14] & 0xf;
 }
 
 /* Note ZMS's magic; a version this engine does not know is refused. */
 static int check_magic(const struct zate *empty, bool *magic)
 {
-	if ((empty->meta >> 8 & 0xff) != ZMS_MAGIC)
+	if (empty->raw[13] != ZMS_MAGIC)
 		return 0;
 	*magic = true;
-	return (empty->meta & 0xff) == ZMS_VERSION ? 0 : FC_ECORRUPT;
+	return empty->raw[12] == ZMS_VERSION ? 0 : FC_ECORRUPT;
 }
 
 
@@ -235,7 +235,7 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 		rc = zms_closed_(fs, i, &empty, &close);
 		if (rc < 0)
 			return rc;
-		fs->sector_cycle = empty.cycle;
+		fs->sector_cycle = zcycle(&empty);
 		if (meta_format(&empty) != zms_format_(fs) || !rc)
 			continue;
 		closed++;
@@ -246,7 +246,7 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 		rc = zms_closed_(fs, cur, &empty, &close);
 		if (rc < 0)
 			return rc;
-		fs->sector_cycle = empty.cycle;
+		fs->sector_cycle = zcycle(&empty);
 		if (!rc)
 			break;
 	}
@@ -314,7 +314,7 @@ static int skip_used_slots(struct fc_zms *fs, struct zms_win *w, bool found, uin
 		/* recover_last() judged the slots above data_wra: valid is the one it found */
 		valid = fs->ate_wra > fs->data_wra ? found : zms_valid_(&a, fs->sector_cycle);
 		found = false;
-		if (fs->cfg.no_erase ? !valid : a.erased)
+		if (fs->cfg.no_erase ? !valid : zms_erased_(fs, &a))
 			return 0;
 		if ((fs->ate_wra == fs->data_wra && a.len && valid) || !zoffs(fs, fs->ate_wra))
 			return FC_ECORRUPT;
@@ -548,7 +548,7 @@ static int value_read(struct fc_zms *fs, const struct zate *a, uint32_t addr, vo
 		return FC_ENOENT;
 	if (a->len <= fs->inline_max) {
 		if (n)
-			FC_MEMCPY(data, a->inl, n);
+			FC_MEMCPY(data, zinline(fs, a), n);
 		return a->len;
 	}
 	if ((uint64_t)a->offset + a->len > zss(fs))
@@ -559,7 +559,7 @@ static int value_read(struct fc_zms *fs, const struct zate *a, uint32_t addr, vo
 		if (rc)
 			return rc;
 	}
-	if (fs->cfg.data_crc && len >= a->len && fc_crc32_ieee(data, a->len) != a->meta)
+	if (fs->cfg.data_crc && len >= a->len && fc_crc32_ieee(data, a->len) != zmeta(a))
 		return FC_EBADCRC;
 	return a->len;
 }
@@ -610,7 +610,7 @@ static int value_equal(struct fc_zms *fs, const struct zate *a, uint32_t addr,
 	if (a->len != len)
 		return 0;
 	if (len <= fs->inline_max)
-		return !FC_MEMCMP(a->inl, data, len);
+		return !FC_MEMCMP(zinline(fs, a), data, len);
 	if ((uint64_t)a->offset + len > zss(fs))
 		return 0;
 	for (uint32_t done = 0; done < len; done += sizeof(buf)) {

@@ -99,7 +99,7 @@ int zms_gc_(struct fc_zms *fs)
 		return rc;
 	rc = zms_closed_(fs, gs, &empty, &close);
 	if (rc > 0)
-		rc = gc_sector(fs, gs, close.offset, empty.cycle, fs->sector_cycle);
+		rc = gc_sector(fs, gs, close.offset, zcycle(&empty), fs->sector_cycle);
 	if (rc < 0)
 		return rc;
 	zms_ate_special_(fs, b, zoffs(fs, fs->data_wra), fs->sector_cycle);

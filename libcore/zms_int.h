@@ -18,19 +18,27 @@
 #define ZMS_CHUNK 256u       /* bytes of ATE area or data read at once */
 #define ZMS_SETTLE_READS 8u  /* reads of a suspect ATE at mount that must agree */
 
-/* A decoded ATE. */
+/* A decoded ATE (32 bytes: it sits in the frames of the deepest paths). */
 struct zate {
-	uint8_t crc8, cycle;
-	uint16_t len;
 	fc_zms_id_t id;
 	uint32_t offset;   /* bytes 8-11 (32-bit ids) or 12-15 (64-bit ids) */
-	uint32_t meta;     /* bytes 12-15: data CRC or metadata */
-	const uint8_t *inl; /* inline value bytes (points into raw) */
+	uint16_t len;
 	bool crc_ok;
 	bool in_range;     /* a value outside the ATE ends below its slot */
-	bool erased;       /* all 16 bytes are the erase value */
 	uint8_t raw[FC_ZMS_ATE_BYTES];
 };
+
+/* Byte 1: the cycle counter. */
+static inline uint8_t zcycle(const struct zate *a)
+{
+	return a->raw[1];
+}
+
+/* Bytes 12-15: the data CRC (an empty ATE's: version, magic, format). */
+static inline uint32_t zmeta(const struct zate *a)
+{
+	return fc_get_le32(a->raw + 12);
+}
 
 /* ---- zms_log.c: addresses, flash, ATEs, sector headers, Zephyr's walk ---- */
 
@@ -91,6 +99,12 @@ static inline uint32_t zms_value_at(const struct fc_zms *fs)
 	return fs->cfg.id64 ? 12 : 8;
 }
 
+/* An ATE's inline value bytes. */
+static inline const uint8_t *zinline(const struct fc_zms *fs, const struct zate *a)
+{
+	return a->raw + zms_value_at(fs);
+}
+
 static inline bool zephyr_mode(const struct fc_zms *fs)
 {
 #ifdef FC_NO_EMULATION
@@ -108,6 +122,7 @@ int zms_al_write_(struct fc_zms *fs, uint32_t addr, const uint8_t *data, uint32_
 int zms_dirty_end_(const struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end);
 
 void zms_ate_decode_(const struct fc_zms *fs, uint32_t addr, const uint8_t *b, struct zate *a);
+bool zms_erased_(const struct fc_zms *fs, const struct zate *a);
 int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a);
 /* A window over a piece of one sector, for scans. */
 struct zms_win {
@@ -132,7 +147,7 @@ uint8_t zms_format_(const struct fc_zms *fs);
 int zms_header_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close);
 int zms_closed_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close);
 int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *close);
-int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle);
+int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle, struct zate *e);
 int zms_ate_settled_(const struct fc_zms *fs, uint32_t addr, struct zate *a);
 int zms_cycle_or_zero_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle);
 int zms_cycle_at_(const struct fc_zms *fs, uint32_t addr, uint32_t *last_sector, uint8_t *cycle);

@@ -146,37 +146,45 @@ uint8_t zms_format_(const struct fc_zms *fs)
  * not end below its own slot is out of range: values grow up from the
  * sector start, each programmed before its ATE, so only a cut ATE whose
  * crc8 matched by chance (a torn offset reads as the erase value) has one.
+ * decode_raw: the bytes already in a->raw.
  */
-void zms_ate_decode_(const struct fc_zms *fs, uint32_t addr, const uint8_t *b, struct zate *a)
+static void decode_raw(const struct fc_zms *fs, uint32_t addr, struct zate *a)
 {
+	const uint8_t *b = a->raw;
 	uint32_t at = zms_value_at(fs);
-	bool erased = true;
 
-	FC_MEMCPY(a->raw, b, FC_ZMS_ATE_BYTES);
-	a->crc8 = b[0];
-	a->cycle = b[1];
 	a->len = fc_get_le16(b + 2);
 	a->id = fc_get_le32(b + 4);
 	if (fs->cfg.id64)
 		a->id |= (fc_zms_id_t)fc_get_le32(b + 8) << 32;
 	a->offset = fc_get_le32(b + at);
-	a->inl = a->raw + at;
-	a->meta = fc_get_le32(b + 12);
 	a->crc_ok = fc_crc8_ccitt(0xff, b + 1, FC_ZMS_ATE_BYTES - 1) == b[0];
 	a->in_range = a->id == zhead_id(fs) || a->len <= fs->inline_max ||
 		      (uint64_t)a->offset + zal(fs, a->len) <= zoffs(fs, addr);
-	for (uint32_t i = 0; i < FC_ZMS_ATE_BYTES; i++)
-		erased &= b[i] == zerase_value(fs);
-	a->erased = erased;
 }
 
+/* Are all 16 bytes of a the erase value? */
+bool zms_erased_(const struct fc_zms *fs, const struct zate *a)
+{
+	for (uint32_t i = 0; i < FC_ZMS_ATE_BYTES; i++)
+		if (a->raw[i] != zerase_value(fs))
+			return false;
+	return true;
+}
+
+void zms_ate_decode_(const struct fc_zms *fs, uint32_t addr, const uint8_t *b, struct zate *a)
+{
+	FC_MEMCPY(a->raw, b, FC_ZMS_ATE_BYTES);
+	decode_raw(fs, addr, a);
+}
+
+/* Read straight into a->raw: no copy, no buffer in this frame. */
 int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
 {
-	uint8_t b[FC_ZMS_ATE_BYTES];
-	int rc = zms_flash_rd_(fs, addr, b, sizeof(b));
+	int rc = zms_flash_rd_(fs, addr, a->raw, FC_ZMS_ATE_BYTES);
 
 	if (!rc)
-		zms_ate_decode_(fs, addr, b, a);
+		decode_raw(fs, addr, a);
 	return rc;
 }
 
@@ -300,7 +308,7 @@ int zms_ate_program_(struct fc_zms *fs, const uint8_t *b)
 
 bool zms_valid_(const struct zate *a, uint8_t cycle)
 {
-	return a->crc_ok && a->in_range && a->cycle == cycle;
+	return a->crc_ok && a->in_range && zcycle(a) == cycle;
 }
 
 bool zms_empty_valid_(const struct fc_zms *fs, const struct zate *a)
@@ -337,7 +345,7 @@ int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *clos
 
 	if (fs->cfg.no_erase || zms_close_valid_(fs, close))
 		return 0;
-	if (!close->erased)
+	if (!zms_erased_(fs, close))
 		return 1;
 	if (!n)
 		return 0;
@@ -352,25 +360,26 @@ int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *clos
  * The valid ATEs of cycle in sector s, as the mount's scan finds them (from
  * the top down to the end of the values written before them, that slot
  * included: a delete may take it): *last gets the lowest one's offset
- * (top_slot when none); returns 1 when a gc_done ATE is among them.
+ * (top_slot when none); returns 1 when a gc_done ATE is among them. a:
+ * the caller's scratch.
  */
-static int scan_valid(const struct fc_zms *fs, uint32_t s, uint8_t cycle, uint32_t *last)
+static int scan_valid(const struct fc_zms *fs, uint32_t s, uint8_t cycle, uint32_t *last,
+		      struct zate *a)
 {
 	uint32_t data_end = 0;
 	int gc_done = 0;
-	struct zate a;
 
 	*last = top_slot(fs);
 	for (uint32_t o = top_slot(fs); o >= data_end && o; o -= fs->ate_size) {
-		int rc = zms_ate_read_(fs, zaddr(fs, s, o), &a);
+		int rc = zms_ate_read_(fs, zaddr(fs, s, o), a);
 
 		if (rc)
 			return rc;
-		if (!zms_valid_(&a, cycle))
+		if (!zms_valid_(a, cycle))
 			continue;
-		if (a.len > fs->inline_max)
-			data_end = a.offset + zal(fs, a.len);
-		gc_done |= zms_gc_done_valid_(fs, &a);
+		if (a->len > fs->inline_max)
+			data_end = a->offset + zal(fs, a->len);
+		gc_done |= zms_gc_done_valid_(fs, a);
 		*last = o;
 	}
 	return gc_done;
@@ -381,6 +390,8 @@ static int scan_valid(const struct fc_zms *fs, uint32_t s, uint8_t cycle, uint32
  * sector holds a gc_done ATE (the GC that follows a close ended), or while
  * it is fs->torn_sector (the mount that found the cut moved on from it):
  * the close ATE is never programmed again. Its last ATE is found by a scan.
+ * The scans read through *close (no ATE of their own on the deepest path)
+ * and leave in it what the callers of a closed sector use.
  */
 static int torn_closed(const struct fc_zms *fs, uint32_t s, const struct zate *empty,
 		       struct zate *close)
@@ -395,17 +406,17 @@ static int torn_closed(const struct fc_zms *fs, uint32_t s, const struct zate *e
 	if (rc <= 0)
 		return rc;
 	if (s != fs->torn_sector) {
-		rc = zms_sector_cycle_(fs, nx, &cycle);
+		rc = zms_sector_cycle_(fs, nx, &cycle, close);
 		if (rc)
 			return rc == FC_ENOENT ? 0 : rc;
-		rc = scan_valid(fs, nx, cycle, &last);
+		rc = scan_valid(fs, nx, cycle, &last, close);
 		if (rc <= 0)
 			return rc;
 	}
-	rc = scan_valid(fs, s, empty->cycle, &last);
+	rc = scan_valid(fs, s, zcycle(empty), &last, close);
 	if (rc < 0)
 		return rc;
-	close->cycle = empty->cycle;
+	close->raw[1] = zcycle(empty);
 	close->len = 0;
 	close->id = zhead_id(fs);
 	close->offset = last;
@@ -424,22 +435,21 @@ int zms_closed_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct 
 	if (rc)
 		return rc;
 	if (zms_empty_valid_(fs, empty) && zms_close_valid_(fs, close) &&
-	    empty->cycle == close->cycle)
+	    zcycle(empty) == zcycle(close))
 		return 1;
 	return torn_closed(fs, s, empty, close);
 }
 
-/* The cycle of sector s's empty ATE; FC_ENOENT when it has none. */
-int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle)
+/* The cycle of sector s's empty ATE, read into *e; FC_ENOENT when it has none. */
+int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle, struct zate *e)
 {
-	struct zate e;
-	int rc = zms_ate_read_(fs, zaddr(fs, s, empty_slot(fs)), &e);
+	int rc = zms_ate_read_(fs, zaddr(fs, s, empty_slot(fs)), e);
 
 	if (rc)
 		return rc;
-	if (!zms_empty_valid_(fs, &e))
+	if (!zms_empty_valid_(fs, e))
 		return FC_ENOENT;
-	*cycle = e.cycle;
+	*cycle = zcycle(e);
 	return 0;
 }
 
@@ -460,7 +470,8 @@ int zms_ate_settled_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
 /* As zms_sector_cycle_, with cycle 0 for a sector without an empty ATE (as Zephyr). */
 int zms_cycle_or_zero_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle)
 {
-	int rc = zms_sector_cycle_(fs, s, cycle);
+	struct zate e;
+	int rc = zms_sector_cycle_(fs, s, cycle, &e);
 
 	if (rc == FC_ENOENT) {
 		*cycle = 0;
@@ -568,7 +579,7 @@ int zms_data_crc_ok_(const struct fc_zms *fs, uint32_t s, const struct zate *a, 
 			return rc;
 		crc = fc_crc32_ieee_update(crc, buf, n);
 	}
-	*ok = crc == a->meta;
+	*ok = crc == zmeta(a);
 	return 0;
 }
 
@@ -627,7 +638,7 @@ int zms_zephyr_free_space_(const struct fc_zms *fs)
 			return rc;
 		if (rc) {
 			step = zaddr(fs, s, close.offset);
-			cycle = close.cycle;
+			cycle = zcycle(&close);
 		} else {
 			step = zaddr(fs, s, close_slot(fs));
 		}

@@ -24,7 +24,7 @@ static int add_empty(struct fc_zms *fs, uint32_t s)
 	if (rc)
 		return rc;
 	cycle++;
-	if (close.cycle == cycle)
+	if (zcycle(&close) == cycle)
 		cycle++;
 	zms_ate_empty_(fs, b, cycle);
 	return zms_al_write_(fs, zaddr(fs, s, empty_slot(fs)), b, FC_ZMS_ATE_BYTES);
@@ -59,11 +59,11 @@ int zms_enter_sector_(struct fc_zms *fs, uint32_t ws)
 	if (rc < 0)
 		return rc;
 	if (rc && zms_empty_valid_(fs, &e)) {
-		fs->sector_cycle = e.cycle;
+		fs->sector_cycle = zcycle(&e);
 		return 0;
 	}
 	rc = zms_erase_and_empty_(fs, ws);
-	return rc ? rc : zms_sector_cycle_(fs, ws, &fs->sector_cycle);
+	return rc ? rc : zms_sector_cycle_(fs, ws, &fs->sector_cycle, &e);
 }
 
 /*
@@ -103,7 +103,7 @@ static int finish_torn_erase(struct fc_zms *fs, uint32_t s, const struct zate *e
 	rc = zms_dirty_end_(fs, zaddr(fs, s, 0), empty_slot(fs), &end);
 	if (rc)
 		return rc;
-	if (!end && (empty->erased || zms_empty_valid_(fs, empty)))
+	if (!end && (zms_erased_(fs, empty) || zms_empty_valid_(fs, empty)))
 		return 0;
 	return zms_erase_and_empty_(fs, s);
 }

@@ -64,14 +64,14 @@ static int walk_ates(struct walk *wk, uint32_t s, uint32_t lo, struct fc_zms_sec
 
 		if (rc)
 			return rc;
-		if (a.erased)
+		if (zms_erased_(fs, &a))
 			continue;
 		FC_MEMSET(&ai, 0, sizeof(ai));
 		ai.addr = at;
 		ai.id = a.id;
 		ai.len = a.len;
 		ai.offset = a.len > fs->inline_max ? a.offset : 0;
-		ai.cycle = a.cycle;
+		ai.cycle = zcycle(&a);
 		FC_MEMCPY(ai.raw, a.raw, sizeof(ai.raw));
 		ai.status = ate_status(fs, &a, at, si->cycle);
 		if (ai.status == FC_ZMS_ATE_LIVE) {
@@ -99,16 +99,16 @@ static int sector_info(const struct fc_zms *fs, uint32_t s, struct fc_zms_sector
 		return rc;
 	FC_MEMSET(si, 0, sizeof(*si));
 	si->sector = s;
-	si->close_cycle = close.cycle;
+	si->close_cycle = zcycle(&close);
 	rc = zms_closed_(fs, s, &empty, &close);
 	if (rc < 0)
 		return rc;
 	if (!zms_empty_valid_(fs, &empty))
 		return 0;
 	si->state = rc ? FC_ZMS_SECTOR_CLOSED : FC_ZMS_SECTOR_OPEN;
-	si->cycle = empty.cycle;
-	si->format = (uint8_t)(empty.meta >> 16 & 0xf);
-	si->version = (uint8_t)(empty.meta & 0xff);
+	si->cycle = zcycle(&empty);
+	si->format = empty.raw[14] & 0xf;
+	si->version = empty.raw[12];
 	return 0;
 }
 

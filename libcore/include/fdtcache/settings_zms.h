@@ -54,6 +54,7 @@ struct fc_settings_zms {
 	uint32_t second_to_last; /* id of the node before it (0: none) */
 	uint8_t collisions;      /* highest collision number in use */
 	uint8_t hash_variant;    /* enum fc_settings_zms_hash_variant */
+	char load_name[FC_SETTINGS_ZMS_NAME_MAX + 1]; /* load's name copy: off the stack */
 };
 
 /* What load and scan report for one stored name. */
