@@ -21,11 +21,22 @@ static unsigned int ways_log2(enum fc_cache_policy policy)
 	return policy == FC_CACHE_HASH32_4WAY ? 2u : policy == FC_CACHE_HASH32_2WAY ? 1u : 0u;
 }
 
+/* The fields of an empty cache with zero statistics; bits: log2 of its sets. */
+static void setup(struct fc_cache *cache, enum fc_cache_policy policy,
+		  struct fc_cache_slot *slots, uint32_t nslots, unsigned int bits)
+{
+	cache->slots = slots;
+	cache->nslots = nslots;
+	cache->hash_shift = (uint8_t)(bits ? 32 - bits : 0);
+	cache->hash_mult = bits ? FC_HASH32_GOLDEN : 0;
+	cache->policy = policy;
+	fc_cache_clear(cache);
+	fc_cache_reset_stats(cache);
+}
+
 int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 		  struct fc_cache_slot *slots, uint32_t nslots)
 {
-	unsigned int bits;
-
 	if (!cache)
 		return FC_EINVAL;
 	switch (policy) {
@@ -44,15 +55,17 @@ int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
 	default:
 		return FC_EINVAL;
 	}
-	cache->slots = slots;
-	cache->nslots = nslots;
 	/* set-associative: the hash picks one of nslots / ways sets */
-	bits = nslots ? log2_u32(nslots) - ways_log2(policy) : 0;
-	cache->hash_shift = (uint8_t)(bits ? 32 - bits : 0);
-	cache->hash_mult = bits ? FC_HASH32_GOLDEN : 0;
-	cache->policy = policy;
-	fc_cache_clear(cache);
-	fc_cache_reset_stats(cache);
+	setup(cache, policy, slots, nslots, nslots ? log2_u32(nslots) - ways_log2(policy) : 0);
+	return 0;
+}
+
+int fc_cache_probe_init(struct fc_cache *cache, struct fc_cache_slot *slots, uint32_t nslots)
+{
+	if (!cache || (nslots && (!slots || !fc_is_pow2(nslots))))
+		return FC_EINVAL;
+	setup(cache, nslots ? FC_CACHE_PROBE : FC_CACHE_NONE, nslots ? slots : NULL, nslots,
+	      log2_u32(nslots));
 	return 0;
 }
 

@@ -132,8 +132,7 @@ int nvs_index_build_(struct fc_nvs *fs)
 	 * are counted with the live bytes, by the first free-space query.
 	 */
 	if (!NVS_INDEX_OFF) {
-		rc = fc_cache_init(&fs->index, index_slots(fs) ? FC_CACHE_PROBE : FC_CACHE_NONE,
-				   fs->cfg.index_slots, fs->cfg.index_slot_count);
+		rc = fc_cache_probe_init(&fs->index, fs->cfg.index_slots, index_slots(fs));
 		if (!rc)
 			rc = nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
 		if (rc)

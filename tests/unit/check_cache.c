@@ -272,6 +272,51 @@ START_TEST(probe_entry_points_count_as_fill_prefill_invalidate)
 }
 END_TEST
 
+/* The fields fc_cache_init sets, compared one by one (not the padding). */
+static void assert_same_cache(const struct fc_cache *a, const struct fc_cache *b)
+{
+	ck_assert_ptr_eq(a->slots, b->slots);
+	ck_assert_uint_eq(a->nslots, b->nslots);
+	ck_assert_uint_eq(a->used, b->used);
+	ck_assert_int_eq(a->policy, b->policy);
+	ck_assert_int_eq(memcmp(&a->stats, &b->stats, sizeof(a->stats)), 0);
+	ck_assert_uint_eq(a->hash_shift, b->hash_shift);
+	ck_assert_uint_eq(a->hash_mult, b->hash_mult);
+	ck_assert_int_eq(a->overflowed, b->overflowed);
+}
+
+START_TEST(probe_init_is_init_of_probe_or_none)
+{
+	struct fc_cache_slot slots[8], want_slots[8];
+	struct fc_cache c, want, before;
+
+	for (uint32_t n = 1; n <= 8; n *= 2) {
+		/* a used map with statistics, set up again */
+		ck_assert_int_eq(fc_cache_init(&c, FC_CACHE_PROBE, slots, 8), 0);
+		ck_assert_int_eq(fc_cache_probe_put(&c, 3, 30, FC_CACHE_OVERWRITE), 1);
+		fc_cache_probe_put(&c, 4, 40, FC_CACHE_OVERWRITE);
+		c.overflowed = true;
+		ck_assert_int_eq(fc_cache_probe_init(&c, slots, n), 0);
+		ck_assert_int_eq(fc_cache_init(&want, FC_CACHE_PROBE, want_slots, n), 0);
+		want.slots = slots;
+		assert_same_cache(&c, &want);
+		for (uint32_t i = 0; i < n; i++)
+			ck_assert(slots[i].key == FC_CACHE_EMPTY && slots[i].value == 0);
+	}
+	fc_cache_probe_put(&c, 3, 30, FC_CACHE_OVERWRITE);
+	ck_assert_int_eq(fc_cache_probe_init(&c, slots, 0), 0);
+	ck_assert_int_eq(fc_cache_init(&want, FC_CACHE_NONE, NULL, 0), 0);
+	assert_same_cache(&c, &want);
+	ck_assert_int_eq(fc_cache_probe_init(&c, NULL, 0), 0);
+	assert_same_cache(&c, &want);
+	before = c;
+	ck_assert_int_eq(fc_cache_probe_init(NULL, slots, 8), FC_EINVAL);
+	ck_assert_int_eq(fc_cache_probe_init(&c, NULL, 8), FC_EINVAL);
+	ck_assert_int_eq(fc_cache_probe_init(&c, slots, 6), FC_EINVAL);
+	assert_same_cache(&c, &before);
+}
+END_TEST
+
 /* The inline hit path of policy, or -1 when it has none. */
 static int inline_get(const struct fc_cache *c, uint32_t key, uint32_t *v)
 {
@@ -387,6 +432,7 @@ int main(void)
 	tcase_add_test(tc, probe_removal_keeps_runs_reachable);
 	tcase_add_test(tc, probe_removal_from_a_full_map);
 	tcase_add_test(tc, probe_entry_points_count_as_fill_prefill_invalidate);
+	tcase_add_test(tc, probe_init_is_init_of_probe_or_none);
 	tcase_add_test(tc, inline_gets_and_peek_agree_with_a_scan);
 	tcase_add_test(tc, hash_home_is_linux_hash_32);
 	suite_add_tcase(s, tc);

@@ -174,6 +174,17 @@ int fc_cache_invalidate(struct fc_cache *cache, uint32_t key);
  */
 
 /*
+ * fc_cache_probe_init - fc_cache_init with FC_CACHE_PROBE, or with
+ * FC_CACHE_NONE when nslots is 0 (slots may then be NULL).
+ *
+ * returns:
+ *	0, ready
+ *	FC_EINVAL, cache NULL, or nslots not 0 and slots NULL or nslots not a
+ *		power of two (*cache is then unchanged)
+ */
+int fc_cache_probe_init(struct fc_cache *cache, struct fc_cache_slot *slots, uint32_t nslots);
+
+/*
  * fc_cache_probe_put - fc_cache_fill (mode FC_CACHE_OVERWRITE, counted as
  * a fill) or fc_cache_prefill with FC_CACHE_IF_EMPTY (counted as a
  * prefill) of a PROBE map.

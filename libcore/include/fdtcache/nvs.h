@@ -144,10 +144,11 @@ struct fc_nvs {
 	uint32_t ate_wra;   /* where the next ATE goes */
 	uint32_t data_wra;  /* where the next data goes */
 	struct fc_cache index; /* over cfg.index_slots: statistics may be read */
-	/* private: the engine's */
-	uint32_t max_steps;    /* bound on a walk: every slot of every sector */
+	/* private: the engine's (the most used first: short offsets on Thumb) */
 	uint32_t live_bytes;   /* align(len) + ATE slot summed over live entries */
 	uint32_t gc_done_ates; /* valid gc_done ATEs in the written sectors */
+	struct fc_nvs_win win; /* what cfg.read_buf holds */
+	uint32_t max_steps;    /* bound on a walk: every slot of every sector */
 	bool live_unknown;     /* live_bytes not counted (the index overflowed at
 				* mount): the next free-space query counts them */
 	bool gap;              /* the index refused an id: ids it lacks are looked */
@@ -155,7 +156,6 @@ struct fc_nvs {
 	uint32_t gap_addr;     /* up by walking back to here (UINT32_MAX: everything) */
 	struct fc_nvs_win ate_cache[FC_NVS_ATE_CACHE_WAYS]; /* what each way holds */
 	uint32_t ate_cache_lru;                             /* way to refill next */
-	struct fc_nvs_win win; /* what cfg.read_buf holds */
 };
 
 /*

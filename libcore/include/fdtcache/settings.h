@@ -93,6 +93,7 @@ struct fc_settings {
 	struct fc_settings_stats stats;
 	/* private: settings.c's cache bookkeeping and name buffers */
 	uint16_t lowest_hole;   /* INDEX: no free id in the cache below this id */
+	struct fc_settings_lookup_ lu; /* the last lookup of a name */
 	uint32_t ring_next;     /* ZEPHYR_RING*: next entry to overwrite */
 	uint32_t ring_total;    /* ZEPHYR_RING*: Zephyr's cache_total */
 	/* the arguments of the load in progress, the counter's bytes as
@@ -108,7 +109,6 @@ struct fc_settings {
 		void *ctx;
 	} pass;
 	uint8_t scratch[2];
-	struct fc_settings_lookup_ lu; /* the last lookup of a name */
 	char lookup_name[FC_SETTINGS_NAME_MAX + 1];
 	char load_name[FC_SETTINGS_NAME_MAX + 2];
 };
