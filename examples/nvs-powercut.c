@@ -25,6 +25,7 @@
 static uint8_t flash_mem[SECTOR_SIZE * SECTOR_COUNT];
 static struct fc_flash_sim_unit units[SECTOR_COUNT];
 static struct fc_cache_slot index_slots[16];
+static uint8_t read_buf[FC_NVS_READ_BUF_SIZE]; /* mount's and GC's scans read through it */
 
 /* The value of the i-th write (id 1 + i % IDS): i, then a pattern. */
 static void value_of(uint32_t i, uint8_t *v)
@@ -42,6 +43,8 @@ static int mount(struct fc_nvs *fs, struct fc_flash_sim *sim)
 		.sector_count = SECTOR_COUNT,
 		.index_slots = index_slots,
 		.index_slot_count = FC_ARRAY_SIZE(index_slots),
+		.read_buf = read_buf,
+		.read_buf_size = sizeof(read_buf),
 	};
 	return fc_nvs_mount(fs, &cfg);
 }

@@ -23,6 +23,9 @@ extern const uint8_t example_image[], example_image_end[];
 
 static struct fc_cache_slot index_slots[INDEX_SLOTS];
 static uint16_t name_cache[NAME_CACHE];
+/* Mount's scans of the ATE areas read through it: a flash read per 256
+ * bytes, not per ATE slot, and no read window on the stack. */
+static uint8_t read_buf[FC_NVS_READ_BUF_SIZE];
 
 static int print_setting(void *ctx, const struct fc_settings_entry *e)
 {
@@ -64,6 +67,8 @@ int main(void)
 		.sector_count = SECTOR_COUNT,
 		.index_slots = index_slots,
 		.index_slot_count = INDEX_SLOTS,
+		.read_buf = read_buf,
+		.read_buf_size = sizeof(read_buf),
 	};
 	rc = fc_nvs_mount(&fs, &cfg);
 	if (rc < 0)

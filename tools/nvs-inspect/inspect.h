@@ -28,6 +28,8 @@
 #include "scan.h"
 
 #define MAX_IDS 0x10000u
+/* Bytes of each read window: a power of two; one flash read per window, not per ATE slot. */
+#define INSPECT_READ_BUF 4096u
 #define HEX_PREVIEW 8       /* value bytes per --ates row: rows fit 80 columns */
 #define HEX_PREVIEW_WIDE 32 /* ... with --wide */
 #define UNVERIFIED_PREVIEW 32 /* data bytes shown of an ATE whose crc8 fails */
@@ -136,6 +138,9 @@ struct inspect {
 	struct fc_flash_geometry fgeo;
 	struct fc_cache_slot *scratch;
 	uint32_t nslots;
+	/* the walk's and the mount's read windows (they run at once, on two threads) */
+	uint8_t walk_read_buf[INSPECT_READ_BUF];
+	uint8_t mount_read_buf[INSPECT_READ_BUF];
 
 	/* data CRC: decided from a sample of values before the walk */
 	uint32_t crc_checked, crc_matched, crc_short;
@@ -198,7 +203,7 @@ static inline const uint8_t *sector_bytes(const struct inspect *in, uint32_t sec
 int inspect_load(struct inspect *in);
 gboolean parse_erase_value(const char *s, int *ev);
 struct fc_nvs_config nvs_config(const struct inspect *in, const struct fc_flash *dev,
-				struct fc_cache_slot *slots);
+				struct fc_cache_slot *slots, uint8_t *read_buf);
 void populate(const void *p, size_t len);
 
 /* walk.c: the data CRC decision, then the walk of the dump */

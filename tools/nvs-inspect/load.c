@@ -151,7 +151,7 @@ static int build_partition(struct inspect *in)
 
 /* The engine's view of the partition on dev (the dump, or the mount's copy). */
 struct fc_nvs_config nvs_config(const struct inspect *in, const struct fc_flash *dev,
-				struct fc_cache_slot *slots)
+				struct fc_cache_slot *slots, uint8_t *read_buf)
 {
 	struct fc_nvs_config cfg;
 
@@ -163,6 +163,8 @@ struct fc_nvs_config nvs_config(const struct inspect *in, const struct fc_flash 
 	cfg.lookup = FC_NVS_LOOKUP_INDEX;
 	cfg.index_slots = slots;
 	cfg.index_slot_count = in->nslots;
+	cfg.read_buf = read_buf;
+	cfg.read_buf_size = read_buf ? INSPECT_READ_BUF : 0;
 	return cfg;
 }
 

@@ -84,7 +84,7 @@ static void zephyr_free_space(struct inspect *in)
 		return;
 	mem = g_memdup2(in->part, in->part_len);
 	fc_ram_flash_init(&ram, &in->fgeo, mem);
-	cfg = nvs_config(in, &ram.dev, NULL);
+	cfg = nvs_config(in, &ram.dev, NULL, NULL); /* Zephyr's reads: no window */
 	cfg.lookup = FC_NVS_LOOKUP_ZEPHYR;
 	cfg.index_slot_count = 0;
 	if (fc_nvs_mount(&fs, &cfg) == 0)
@@ -174,7 +174,7 @@ static gpointer mount_thread(gpointer data)
 void mount_copy_start(struct inspect *in)
 {
 	copy_flash_init(&in->copy_dev, &in->fgeo, in->copy, in->geo.geo.sector_count);
-	in->mount_cfg = nvs_config(in, &in->copy_dev.dev, in->index);
+	in->mount_cfg = nvs_config(in, &in->copy_dev.dev, in->index, in->mount_read_buf);
 	in->mount_thread = g_thread_new("mount", mount_thread, in);
 }
 

@@ -130,7 +130,7 @@ static void raw_sector_states(struct inspect *in)
 /* The walk of the dump, with the data CRC decided (the walk checks each value's). */
 void walk_dump(struct inspect *in)
 {
-	struct fc_nvs_config cfg = nvs_config(in, &in->rom.dev, in->scratch);
+	struct fc_nvs_config cfg = nvs_config(in, &in->rom.dev, in->scratch, in->walk_read_buf);
 	uint32_t words = FC_NVS_WALK_BITS_WORDS(cfg.sector_size, cfg.sector_count);
 	struct fc_nvs_walk_ops ops = { .sector = walk_sector_cb, .ate = walk_ate_cb };
 	int rc;
