@@ -40,6 +40,7 @@ struct rig {
 	struct fc_ram_flash ram;
 	struct counting_flash cnt;
 	struct fc_zms_slot zslots[1024];
+	uint8_t zread_buf[FC_ZMS_READ_BUF_SIZE]; /* ZMS scans read through it */
 	struct fc_cache_slot nslots[1024];
 	uint16_t name_cache[1024];
 	struct fc_zms zfs;
@@ -100,6 +101,7 @@ static void mount(const struct engine *e)
 			.flash = &rig.cnt.dev, .sector_size = SECTOR, .sector_count = SECTORS,
 			.rewrite_same = e->rewrite_same, .lookup = (enum fc_zms_lookup)e->lookup,
 			.index_slots = e->slots ? rig.zslots : NULL, .index_slot_count = e->slots,
+			.read_buf = rig.zread_buf, .read_buf_size = sizeof(rig.zread_buf),
 		};
 
 		check(fc_zms_mount(&rig.zfs, &cfg), "zms mount");

@@ -20,9 +20,10 @@
 
 /* ---- configuration ---- */
 
-static bool pow2_or_zero(uint32_t x)
+/* Caller memory of size units at p: none (size 0), or a power of two in [min, max] at p. */
+static bool mem_ok(const void *p, uint32_t size, uint32_t min, uint32_t max)
 {
-	return x == 0 || fc_is_pow2(x);
+	return !size || (p && fc_is_pow2(size) && size >= min && size <= max);
 }
 
 static int check_config(const struct fc_zms_config *cfg)
@@ -41,11 +42,9 @@ static int check_config(const struct fc_zms_config *cfg)
 		return FC_EINVAL;
 	if ((uint64_t)cfg->offset + (uint64_t)cfg->sector_size * n > f->geo.size)
 		return FC_EINVAL;
-	if (!pow2_or_zero(cfg->index_slot_count) || (cfg->index_slot_count && !cfg->index_slots))
-		return FC_EINVAL;
-	if (!pow2_or_zero(cfg->ate_cache_size) || (cfg->ate_cache_size && !cfg->ate_cache) ||
-	    (cfg->ate_cache_size && (cfg->ate_cache_size < 2 * ate ||
-				     cfg->ate_cache_size > cfg->sector_size)))
+	if (!mem_ok(cfg->index_slots, cfg->index_slot_count, 1, UINT32_MAX) ||
+	    !mem_ok(cfg->read_buf, cfg->read_buf_size, FC_ZMS_BLOCK, UINT32_MAX) ||
+	    !mem_ok(cfg->ate_cache, cfg->ate_cache_size, 2 * ate, cfg->sector_size))
 		return FC_EINVAL;
 	if (cfg->id64 && cfg->data_crc)
 		return FC_EINVAL; /* no room for a CRC beside a 64-bit id */
@@ -73,7 +72,6 @@ static int setup(struct fc_zms *fs, const struct fc_zms_config *cfg)
 	fs->addr_shift = (uint8_t)shift;
 	fs->ate_size = FC_ALIGN_UP(FC_ZMS_ATE_BYTES, cfg->flash->geo.write_size);
 	fs->inline_max = cfg->id64 ? 4 : 8;
-	fs->ate_cache_len = 0;
 	fs->torn_sector = ZMS_NO_ADDR;
 	if (zephyr_mode(fs))
 		zms_zcache_fill_(fs, ZMS_NO_ADDR);
@@ -111,21 +109,21 @@ static int check_magic(const struct zate *empty, bool *magic)
  * ATE resets Zephyr's end, and its scan goes on through the values): every
  * ATE lies above the values written before it, so a "valid" one whose
  * value would reach its own slot is value bytes that pass the crc8 by
- * chance (zms_ate_decode_ puts it out of range). *above gets the offset
+ * chance (its decode puts it out of range). *above gets the offset
  * of the valid ATE above the last one (the top slot when there is none).
  * Returns 1 when a valid ATE was found (ate_wra is at it), 0 when none, or
  * an error.
  */
-static int recover_last(struct fc_zms *fs, struct zms_win *w, uint32_t ws, uint32_t *above)
+static int recover_last(struct fc_zms *fs, uint32_t ws, uint32_t *above)
 {
 	uint32_t o = top_slot(fs), last = o - fs->ate_size, data_end = 0;
 	struct zate a;
 	int found = 0;
 
 	*above = top_slot(fs);
-
+	zms_win_reset_(fs); /* a scan of its own (skip_used_slots goes on with it) */
 	for (; o > data_end; o -= fs->ate_size) {
-		int rc = zms_win_ate_(fs, w, zaddr(fs, ws, o), &a);
+		int rc = zms_win_ate_(fs, zaddr(fs, ws, o), &a);
 
 		if (rc)
 			return rc;
@@ -149,14 +147,13 @@ static int recover_last(struct fc_zms *fs, struct zms_win *w, uint32_t ws, uint3
  */
 static int ends_in_gc_done(struct fc_zms *fs, uint32_t s)
 {
-	struct zms_win w = { .len = 0 };
 	uint8_t keep = fs->sector_cycle, cycle;
 	uint32_t above;
 	struct zate a;
 	int rc = zms_cycle_or_zero_(fs, s, &fs->sector_cycle);
 
 	if (!rc)
-		rc = recover_last(fs, &w, s, &above);
+		rc = recover_last(fs, s, &above);
 	if (rc >= 0)
 		rc = zms_ate_read_(fs, fs->ate_wra, &a);
 	cycle = fs->sector_cycle;
@@ -298,15 +295,14 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
  * cut left half programmed read differently each time, and one decision
  * must hold.
  */
-static int skip_used_slots(struct fc_zms *fs, struct zms_win *w, bool found, uint32_t *torn,
-			   uint32_t *above)
+static int skip_used_slots(struct fc_zms *fs, bool found, uint32_t *torn, uint32_t *above)
 {
 	uint32_t valid_above = top_slot(fs);
 	struct zate a;
 
 	*torn = ZMS_NO_ADDR;
 	while (fs->ate_wra >= fs->data_wra) {
-		int rc = zms_win_ate_(fs, w, fs->ate_wra, &a);
+		int rc = zms_win_ate_(fs, fs->ate_wra, &a);
 		bool valid;
 
 		if (rc)
@@ -354,7 +350,7 @@ static int skip_dirty_data(struct fc_zms *fs)
  * ATE whose crc8 matched by chance, its CRC field left erased): cells a
  * cut left half programmed.
  */
-static int unsettled(const struct fc_zms *fs, uint32_t addr, bool newest)
+static int unsettled(struct fc_zms *fs, uint32_t addr, bool newest)
 {
 	struct zate first;
 	bool ok;
@@ -402,17 +398,16 @@ static int unsettled_close(struct fc_zms *fs, uint32_t newest, uint32_t newest_a
 /* Find the write position; *close_at as unsettled_close() gives it. */
 static int locate(struct fc_zms *fs, bool may_write, uint32_t *close_at)
 {
-	struct zms_win w = { .len = 0 };
 	uint32_t ws, above, newest = ZMS_NO_ADDR, torn = ZMS_NO_ADDR, torn_above = 0;
 	int rc = find_write_sector(fs, may_write, &ws);
 
 	*close_at = ZMS_NO_ADDR;
 	if (!rc)
-		rc = recover_last(fs, &w, ws, &above);
+		rc = recover_last(fs, ws, &above);
 	if (rc > 0)
 		newest = fs->ate_wra;
 	if (rc >= 0)
-		rc = skip_used_slots(fs, &w, rc, &torn, &torn_above);
+		rc = skip_used_slots(fs, rc, &torn, &torn_above);
 	if (!rc && may_write && !fs->cfg.no_erase)
 		rc = unsettled_close(fs, newest, above, torn, torn_above, close_at);
 	if (!rc)
@@ -625,8 +620,9 @@ static int value_equal(struct fc_zms *fs, const struct zate *a, uint32_t addr,
 	return 1;
 }
 
-/* 1 when writing (id, data, len) would change nothing stored. */
-static int write_is_noop(struct fc_zms *fs, fc_zms_id_t id, const uint8_t *data, uint32_t len,
+/* 1 when writing (id, data, len) would change nothing stored. Its ATE and
+ * compare buffer stay out of the frame a GC's deeper path runs under. */
+static FC_NOINLINE int write_is_noop(struct fc_zms *fs, fc_zms_id_t id, const uint8_t *data, uint32_t len,
 			 unsigned int hints)
 {
 	struct zate a;

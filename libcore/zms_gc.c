@@ -10,12 +10,11 @@
 
 /* ---- GC ---- */
 
-/* Is the valid ATE a at addr the newest of its id? */
-static int is_newest(struct fc_zms *fs, const struct zate *a, uint32_t addr)
+/* Is the valid ATE a at addr the newest of its id? w: scratch. */
+static int is_newest(struct fc_zms *fs, const struct zate *a, uint32_t addr, struct zate *w)
 {
 	struct fc_zms_slot *slot = zephyr_mode(fs) ? NULL : zms_index_get_(fs, a->id);
 	uint32_t start, found = addr;
-	struct zate w;
 	int rc;
 
 	if (slot)
@@ -23,7 +22,7 @@ static int is_newest(struct fc_zms *fs, const struct zate *a, uint32_t addr)
 	start = zms_zcache_start_(fs, a->id);
 	if (start == ZMS_NO_ADDR)
 		start = fs->ate_wra;
-	rc = zms_find_id_(fs, a->id, start, fs->ate_wra, &w, &found);
+	rc = zms_find_id_(fs, a->id, start, fs->ate_wra, w, &found);
 	return rc < 0 ? rc : found == addr;
 }
 
@@ -33,8 +32,12 @@ static int block_write(void *fs, uint32_t addr, const uint8_t *buf, uint32_t len
 	return zms_al_write_(fs, addr, buf, len);
 }
 
-/* Copy one live ATE (and its value) of the GC'ed sector into the write sector. */
-static int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr, uint8_t cycle)
+/*
+ * Copy one live ATE (and its value) of the GC'ed sector into the write
+ * sector. Out of line: its block buffer stays off the frame the newest-ATE
+ * walk runs under.
+ */
+static FC_NOINLINE int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr)
 {
 	uint32_t at;
 	int rc;
@@ -49,7 +52,7 @@ static int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr, uint8_t cyc
 		if (rc)
 			return rc;
 	}
-	a->raw[1] = cycle;
+	a->raw[1] = fs->sector_cycle;
 	zms_ate_seal_(a->raw);
 	at = fs->ate_wra;
 	rc = zms_ate_program_(fs, a->raw);
@@ -60,23 +63,23 @@ static int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr, uint8_t cyc
 	return 0;
 }
 
-/* Copy the live entries of closed sector gs, newest first. */
-static int gc_sector(struct fc_zms *fs, uint32_t gs, uint32_t lo, uint8_t gs_cycle, uint8_t cycle)
+/* Copy the live entries of closed sector gs, newest first (z: two scratch ATEs). */
+static int gc_sector(struct fc_zms *fs, uint32_t gs, uint32_t lo, uint8_t gs_cycle, struct zate *z)
 {
-	struct zms_win w = { .len = 0 };
-	struct zate a;
+	struct zate *a = &z[0];
 
+	zms_win_reset_(fs);
 	for (uint32_t o = lo; o <= top_slot(fs); o += fs->ate_size) {
 		uint32_t addr = zaddr(fs, gs, o);
-		int rc = zms_win_ate_(fs, &w, addr, &a);
+		int rc = zms_win_ate_(fs, addr, a);
 
 		if (rc)
 			return rc;
-		if (!zms_valid_(&a, gs_cycle) || !a.len || a.id == zhead_id(fs))
+		if (!zms_valid_(a, gs_cycle) || !a->len || a->id == zhead_id(fs))
 			continue;
-		rc = is_newest(fs, &a, addr);
+		rc = is_newest(fs, a, addr, &z[1]);
 		if (rc > 0)
-			rc = gc_copy(fs, &a, addr, cycle);
+			rc = gc_copy(fs, a, addr);
 		if (rc)
 			return rc;
 	}
@@ -91,19 +94,18 @@ static int gc_sector(struct fc_zms *fs, uint32_t gs, uint32_t lo, uint8_t gs_cyc
 int zms_gc_(struct fc_zms *fs)
 {
 	uint32_t ws = zsect(fs, fs->ate_wra), gs = znext(fs, ws);
-	uint8_t b[FC_ZMS_ATE_BYTES];
-	struct zate empty, close;
+	struct zate z[2]; /* gs's empty and close ATEs, then the copy's scratch */
 	int rc = zms_enter_sector_(fs, ws);
 
 	if (rc)
 		return rc;
-	rc = zms_closed_(fs, gs, &empty, &close);
+	rc = zms_closed_(fs, gs, &z[0], &z[1]);
 	if (rc > 0)
-		rc = gc_sector(fs, gs, close.offset, zcycle(&empty), fs->sector_cycle);
+		rc = gc_sector(fs, gs, z[1].offset, zcycle(&z[0]), z);
 	if (rc < 0)
 		return rc;
-	zms_ate_special_(fs, b, zoffs(fs, fs->data_wra), fs->sector_cycle);
-	rc = zms_ate_program_(fs, b);
+	zms_ate_special_(fs, z[0].raw, zoffs(fs, fs->data_wra), fs->sector_cycle);
+	rc = zms_ate_program_(fs, z[0].raw);
 	return rc ? rc : zms_erase_and_empty_(fs, gs);
 }
 

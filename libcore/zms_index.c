@@ -140,7 +140,7 @@ void zms_index_drop_sector_(struct fc_zms *fs, uint32_t s)
 }
 
 /* Note the valid id ATEs of sector s from offset lo up, newest first. */
-static int build_sector(struct fc_zms *fs, struct zms_win *w, uint32_t s, uint32_t lo)
+static int build_sector(struct fc_zms *fs, uint32_t s, uint32_t lo)
 {
 	struct zate a;
 	uint8_t cycle;
@@ -151,7 +151,7 @@ static int build_sector(struct fc_zms *fs, struct zms_win *w, uint32_t s, uint32
 	for (uint32_t o = lo; o <= top_slot(fs); o += fs->ate_size) {
 		uint32_t at = zaddr(fs, s, o);
 
-		rc = zms_win_ate_(fs, w, at, &a);
+		rc = zms_win_ate_(fs, at, &a);
 		if (rc)
 			return rc;
 		if (!zms_valid_(&a, cycle) || a.id == zhead_id(fs) || zms_index_get_(fs, a.id))
@@ -164,18 +164,18 @@ static int build_sector(struct fc_zms *fs, struct zms_win *w, uint32_t s, uint32
 /* Fill the index from the log, newest ATE first: the first ATE of an id wins. */
 int zms_index_build_(struct fc_zms *fs)
 {
-	struct zms_win w = { .len = 0 };
 	struct zate empty, close;
 	uint32_t ws = zsect(fs, fs->ate_wra), s = ws, lo = zoffs(fs, fs->ate_wra);
 	int rc;
 
 	zms_index_clear_(fs);
+	zms_win_reset_(fs);
 	if (!fs->cfg.index_slot_count) {
 		fs->index_refused = true;
 		return 0;
 	}
 	for (uint32_t k = 0; k < fs->cfg.sector_count; k++) {
-		rc = build_sector(fs, &w, s, lo);
+		rc = build_sector(fs, s, lo);
 		if (rc)
 			return rc;
 		s = zprev(fs, s);

@@ -15,7 +15,6 @@
 #define ZMS_EMPTY_LEN 0xffffu
 #define ZMS_VERSION 1u
 #define ZMS_MAGIC 0x42u
-#define ZMS_CHUNK 256u       /* bytes of ATE area or data read at once */
 #define ZMS_SETTLE_READS 8u  /* reads of a suspect ATE at mount that must agree */
 
 /* A decoded ATE (32 bytes: it sits in the frames of the deepest paths). */
@@ -119,18 +118,17 @@ int zms_flash_rd_(const struct fc_zms *fs, uint32_t addr, void *buf, uint32_t le
 int zms_flash_wr_(struct fc_zms *fs, uint32_t addr, const void *buf, uint32_t len);
 int zms_erase_(struct fc_zms *fs, uint32_t s);
 int zms_al_write_(struct fc_zms *fs, uint32_t addr, const uint8_t *data, uint32_t len);
-int zms_dirty_end_(const struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end);
+int zms_dirty_end_(struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end);
 
-void zms_ate_decode_(const struct fc_zms *fs, uint32_t addr, const uint8_t *b, struct zate *a);
 bool zms_erased_(const struct fc_zms *fs, const struct zate *a);
 int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a);
-/* A window over a piece of one sector, for scans. */
-struct zms_win {
-	uint32_t addr, len;
-	uint8_t buf[ZMS_CHUNK];
-};
+/* A scan starts with cfg.read_buf holding nothing (the reads of each scan are its own). */
+static inline void zms_win_reset_(struct fc_zms *fs)
+{
+	fs->win.len = 0;
+}
 
-int zms_win_ate_(const struct fc_zms *fs, struct zms_win *w, uint32_t addr, struct zate *a);
+int zms_win_ate_(struct fc_zms *fs, uint32_t addr, struct zate *a);
 int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a);
 void zms_ate_entry_(const struct fc_zms *fs, uint8_t *b, fc_zms_id_t id, const uint8_t *data,
 		    uint32_t len, uint32_t offset);
@@ -156,7 +154,7 @@ int zms_find_id_(const struct fc_zms *fs, fc_zms_id_t id, uint32_t start, uint32
 		 struct zate *a, uint32_t *found);
 uint32_t zms_max_steps_(const struct fc_zms *fs);
 int zms_free_in_(const struct fc_zms *fs, uint32_t data_wra, uint32_t ate_wra);
-int zms_data_crc_ok_(const struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok);
+int zms_data_crc_ok_(struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok);
 
 /* zms.c: locate the write position and build the index, writing nothing. */
 int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg);

@@ -33,13 +33,13 @@ int zms_flash_rd_(const struct fc_zms *fs, uint32_t addr, void *buf, uint32_t le
 static void cache_programmed(struct fc_zms *fs, uint32_t addr, const uint8_t *buf, uint32_t len,
 			     int rc)
 {
-	uint32_t lo = fs->ate_cache_addr, hi = lo + fs->ate_cache_len;
+	uint32_t lo = fs->cache_win.addr, hi = lo + fs->cache_win.len;
 	uint32_t from = FC_MAX(addr, lo), to = FC_MIN(addr + len, hi);
 
-	if (!fs->ate_cache_len || from >= to)
+	if (!fs->cache_win.len || from >= to)
 		return;
 	if (rc)
-		fs->ate_cache_len = 0;
+		fs->cache_win.len = 0;
 	else
 		FC_MEMCPY(fs->cfg.ate_cache + (from - lo), buf + (from - addr), to - from);
 }
@@ -97,8 +97,8 @@ int zms_erase_(struct fc_zms *fs, uint32_t s)
 
 	if (fs->cfg.no_erase)
 		return 0;
-	if (fs->ate_cache_len && zsect(fs, fs->ate_cache_addr) == s)
-		fs->ate_cache_len = 0;
+	if (fs->cache_win.len && zsect(fs, fs->cache_win.addr) == s)
+		fs->cache_win.len = 0;
 	rc = fc_flash_erase(fs->cfg.flash, dev_off(fs, zaddr(fs, s, 0)), zss(fs));
 	if (!rc && zephyr_mode(fs))
 		rc = erase_check(fs, s);
@@ -108,16 +108,28 @@ int zms_erase_(struct fc_zms *fs, uint32_t s)
 #endif /* FC_READONLY */
 
 /*
+ * The buffer of reads that are not ATE scans: cfg.read_buf (its window is
+ * lost), else piece (FC_ZMS_BLOCK bytes); *unit gets its size.
+ */
+static FC_NOINLINE uint8_t *scratch(struct fc_zms *fs, uint8_t *piece, uint32_t *unit)
+{
+	zms_win_reset_(fs);
+	*unit = fs->cfg.read_buf_size ? fs->cfg.read_buf_size : FC_ZMS_BLOCK;
+	return fs->cfg.read_buf_size ? fs->cfg.read_buf : piece;
+}
+
+/*
  * *end = offset just past the last byte that is not erased in [addr, addr +
  * len) of one sector, or offs(addr) when all is erased. Reads top down.
  */
-int zms_dirty_end_(const struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end)
+int zms_dirty_end_(struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end)
 {
-	uint8_t buf[ZMS_CHUNK];
-	uint32_t lo = zoffs(fs, addr), hi = lo + len;
+	uint8_t piece[FC_ZMS_BLOCK];
+	uint32_t lo = zoffs(fs, addr), hi = lo + len, unit;
+	uint8_t *buf = scratch(fs, piece, &unit);
 
 	while (hi > lo) {
-		uint32_t n = FC_MIN(ZMS_CHUNK, hi - lo);
+		uint32_t n = FC_MIN(unit, hi - lo);
 		int rc = zms_flash_rd_(fs, zaddr(fs, zsect(fs, addr), hi - n), buf, n);
 
 		if (rc)
@@ -172,12 +184,6 @@ bool zms_erased_(const struct fc_zms *fs, const struct zate *a)
 	return true;
 }
 
-void zms_ate_decode_(const struct fc_zms *fs, uint32_t addr, const uint8_t *b, struct zate *a)
-{
-	FC_MEMCPY(a->raw, b, FC_ZMS_ATE_BYTES);
-	decode_raw(fs, addr, a);
-}
-
 /* Read straight into a->raw: no copy, no buffer in this frame. */
 int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
 {
@@ -189,31 +195,34 @@ int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
 }
 
 /*
- * The ATE at addr through a window of size bytes (a power of two) at buf,
- * *waddr and *wlen saying what it holds: on a miss the size-aligned piece
- * of the sector around addr is read, so scans up or down and lookups that
- * land near each other read each piece once.
+ * The ATE at addr through window w: fs->cache_win over cfg.ate_cache or
+ * fs->win over cfg.read_buf (a power of two bytes). On a miss the
+ * size-aligned piece of the sector around addr is read, so scans up or
+ * down and lookups that land near each other read each piece once.
  */
-static int window_ate(const struct fc_zms *fs, uint8_t *buf, uint32_t size, uint32_t *waddr,
-		      uint32_t *wlen, uint32_t addr, struct zate *a)
+static int window_ate(struct fc_zms *fs, struct fc_zms_win *w, uint32_t addr, struct zate *a)
 {
-	uint32_t lo = *waddr;
+	bool cache = w == &fs->cache_win;
+	uint8_t *buf = cache ? fs->cfg.ate_cache : fs->cfg.read_buf;
+	uint32_t size = cache ? fs->cfg.ate_cache_size : fs->cfg.read_buf_size;
+	uint32_t lo = w->addr;
 
-	if (!*wlen || zsect(fs, lo) != zsect(fs, addr) || addr < lo ||
-	    addr + FC_ZMS_ATE_BYTES > lo + *wlen) {
+	if (!w->len || zsect(fs, lo) != zsect(fs, addr) || addr < lo ||
+	    addr + FC_ZMS_ATE_BYTES > lo + w->len) {
 		uint32_t start = zoffs(fs, addr) & ~(size - 1u);
 		uint32_t len = FC_MIN(size, zss(fs) - start);
 		int rc;
 
-		*wlen = 0;
+		w->len = 0;
 		lo = zaddr(fs, zsect(fs, addr), start);
 		rc = zms_flash_rd_(fs, lo, buf, len);
 		if (rc)
 			return rc;
-		*waddr = lo;
-		*wlen = len;
+		w->addr = lo;
+		w->len = len;
 	}
-	zms_ate_decode_(fs, addr, buf + (addr - lo), a);
+	FC_MEMCPY(a->raw, buf + (addr - lo), FC_ZMS_ATE_BYTES);
+	decode_raw(fs, addr, a);
 	return 0;
 }
 
@@ -222,19 +231,18 @@ int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a)
 {
 	if (!cache_on(fs))
 		return zms_ate_read_(fs, addr, a);
-	return window_ate(fs, fs->cfg.ate_cache, fs->cfg.ate_cache_size, &fs->ate_cache_addr,
-			  &fs->ate_cache_len, addr, a);
+	return window_ate(fs, &fs->cache_win, addr, a);
 }
 
 /*
- * An ATE through a scan window of ZMS_CHUNK bytes. Zephyr mode reads each
- * ATE on its own, as Zephyr does.
+ * An ATE of a scan through cfg.read_buf. Zephyr mode reads each ATE on its
+ * own, as Zephyr does, and so does a configuration without the buffer.
  */
-int zms_win_ate_(const struct fc_zms *fs, struct zms_win *w, uint32_t addr, struct zate *a)
+int zms_win_ate_(struct fc_zms *fs, uint32_t addr, struct zate *a)
 {
-	if (zephyr_mode(fs))
+	if (zephyr_mode(fs) || !fs->cfg.read_buf_size)
 		return zms_ate_read_(fs, addr, a);
-	return window_ate(fs, w->buf, ZMS_CHUNK, &w->addr, &w->len, addr, a);
+	return window_ate(fs, &fs->win, addr, a);
 }
 
 #ifndef FC_READONLY
@@ -563,16 +571,17 @@ next:
  * *ok: the value of ATE a (in sector s, outside the ATE) matches its data
  * CRC; false without cfg->data_crc or a value outside.
  */
-int zms_data_crc_ok_(const struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok)
+int zms_data_crc_ok_(struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok)
 {
-	uint8_t buf[ZMS_CHUNK];
-	uint32_t crc = 0, src = zaddr(fs, s, 0) + a->offset;
+	uint8_t piece[FC_ZMS_BLOCK];
+	uint32_t crc = 0, src = zaddr(fs, s, 0) + a->offset, unit;
+	uint8_t *buf = scratch(fs, piece, &unit);
 
 	*ok = false;
 	if (!fs->cfg.data_crc || a->len <= fs->inline_max || (uint64_t)a->offset + a->len > zss(fs))
 		return 0;
-	for (uint32_t done = 0; done < a->len; done += sizeof(buf)) {
-		uint32_t n = FC_MIN((uint32_t)sizeof(buf), a->len - done);
+	for (uint32_t done = 0; done < a->len; done += unit) {
+		uint32_t n = FC_MIN(unit, a->len - done);
 		int rc = zms_flash_rd_(fs, src + done, buf, n);
 
 		if (rc)

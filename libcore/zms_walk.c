@@ -53,14 +53,14 @@ static void count(struct fc_zms_sector_info *si, const struct fc_zms *fs,
 /* Report the non-erased slots of sector s from offset lo up. */
 static int walk_ates(struct walk *wk, uint32_t s, uint32_t lo, struct fc_zms_sector_info *si)
 {
-	const struct fc_zms *fs = &wk->fs;
-	struct zms_win w = { .len = 0 };
+	struct fc_zms *fs = &wk->fs;
 	struct fc_zms_ate_info ai;
 	struct zate a;
 
+	zms_win_reset_(fs);
 	for (uint32_t o = lo; o <= top_slot(fs); o += fs->ate_size) {
 		uint32_t at = zaddr(fs, s, o);
-		int rc = zms_win_ate_(fs, &w, at, &a);
+		int rc = zms_win_ate_(fs, at, &a);
 
 		if (rc)
 			return rc;

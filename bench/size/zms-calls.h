@@ -13,10 +13,12 @@ static inline int zms_rom_mount(struct fc_zms *fs)
 {
 	static struct fc_rom_flash rom;
 	static struct fc_zms_slot slots[512];
+	static uint8_t read_buf[FC_ZMS_READ_BUF_SIZE];
 	const struct fc_flash_geometry geo = { 8 * 4096, 4096, 4, 0xff };
 	const struct fc_zms_config cfg = { .flash = &rom.dev, .sector_size = 4096,
 					   .sector_count = 8, .index_slots = slots,
-					   .index_slot_count = 512 };
+					   .index_slot_count = 512, .read_buf = read_buf,
+					   .read_buf_size = sizeof(read_buf) };
 	int rc = fc_rom_flash_init(&rom, &geo, example_image);
 
 	return rc < 0 ? rc : fc_zms_mount(fs, &cfg);
@@ -30,12 +32,13 @@ static inline int zms_calls(struct fc_zms *fs, uint8_t *v, size_t len)
 	static uint8_t mem[3 * 1024];
 	static struct fc_ram_flash ram;
 	static struct fc_zms_slot slots[16];
-	static uint8_t ate_cache[64];
+	static uint8_t ate_cache[64], read_buf[FC_ZMS_READ_BUF_SIZE];
 	const struct fc_flash_geometry geo = { sizeof(mem), 1024, 4, 0xff };
 	const struct fc_zms_config cfg = { .flash = &ram.dev, .sector_size = 1024,
 					   .sector_count = 3, .data_crc = true, .index_slots = slots,
 					   .index_slot_count = 16, .ate_cache = ate_cache,
-					   .ate_cache_size = sizeof(ate_cache) };
+					   .ate_cache_size = sizeof(ate_cache), .read_buf = read_buf,
+					   .read_buf_size = sizeof(read_buf) };
 	int sum = fc_ram_flash_init(&ram, &geo, mem);
 
 	if (sum < 0)

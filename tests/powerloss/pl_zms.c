@@ -23,6 +23,7 @@ static int zms_mount(struct pl_rig *r)
 		.data_crc = c->data_crc,
 		.lookup = index ? FC_ZMS_LOOKUP_INDEX : FC_ZMS_LOOKUP_ZEPHYR,
 		.index_slots = r->zslots, .index_slot_count = c->slots,
+		.read_buf = r->read_buf, .read_buf_size = sizeof(r->read_buf), /* 256 bytes, as nvs */
 	};
 
 	if (r->other_lookup)

@@ -176,6 +176,7 @@ START_TEST(settings_signed_char_vector)
 {
 	static uint8_t mem[4 * 4096], copy[sizeof(mem)];
 	static struct fc_zms_slot slots[1024];
+	static uint8_t read_buf[FC_ZMS_READ_BUF_SIZE];
 	struct fc_flash_geometry geo = { sizeof(mem), 4096, 4, 0xff };
 	struct got g = { g_array_new(FALSE, TRUE, sizeof(struct zms_setting)) };
 	GArray *want = g_array_new(FALSE, TRUE, sizeof(struct zms_setting));
@@ -202,7 +203,8 @@ START_TEST(settings_signed_char_vector)
 	ck_assert_int_eq(fc_ram_flash_init(&ram, &geo, mem), 0);
 	cfg = (struct fc_zms_config){ .flash = &ram.dev, .sector_size = 4096, .sector_count = 4,
 				      .rewrite_same = true, .index_slots = slots,
-				      .index_slot_count = 1024 };
+				      .index_slot_count = 1024, .read_buf = read_buf,
+				      .read_buf_size = sizeof(read_buf) };
 	ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
 	ck_assert_int_eq(fc_settings_zms_init_variant(&st, &fs, FC_SETTINGS_ZMS_HASH_SIGNED_CHAR), 0);
 	ck_assert_int_eq(fc_settings_zms_load(&st, buf, sizeof(buf), collect, &g), 0);

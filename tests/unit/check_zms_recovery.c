@@ -38,6 +38,7 @@ struct rig {
 	struct fc_zms fs;
 	struct fc_zms_config cfg;
 	struct fc_zms_slot slots[64];
+	uint8_t read_buf[FC_ZMS_READ_BUF_SIZE];
 	uint8_t model[IDS][VMAX];   /* acknowledged values (len 0: absent) */
 	uint32_t model_len[IDS];
 	uint32_t cut_id, cut_len;   /* the write the cut interrupted */
@@ -90,6 +91,7 @@ static void rig_init(struct rig *r, uint32_t sectors, uint32_t wbs, bool zephyr)
 		.flash = &r->tap, .sector_size = 512, .sector_count = sectors, .data_crc = true,
 		.lookup = zephyr ? FC_ZMS_LOOKUP_ZEPHYR : FC_ZMS_LOOKUP_INDEX,
 		.index_slots = r->slots, .index_slot_count = zephyr ? 8 : 64,
+		.read_buf = r->read_buf, .read_buf_size = sizeof(r->read_buf),
 	};
 	memset(r->model_len, 0, sizeof(r->model_len));
 	r->cut_len = UINT32_MAX;
@@ -810,6 +812,7 @@ static void rram_rig(struct rig *r, struct rram *d, bool zephyr)
 		.flash = &d->dev, .sector_size = 512, .sector_count = 3, .no_erase = true,
 		.data_crc = true, .lookup = zephyr ? FC_ZMS_LOOKUP_ZEPHYR : FC_ZMS_LOOKUP_INDEX,
 		.index_slots = r->slots, .index_slot_count = zephyr ? 8 : 64,
+		.read_buf = r->read_buf, .read_buf_size = sizeof(r->read_buf),
 	};
 	memset(r->model_len, 0, sizeof(r->model_len));
 	r->cut_len = UINT32_MAX;

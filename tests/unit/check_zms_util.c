@@ -117,6 +117,7 @@ struct fc_zms_config zms_dev_config(struct zms_dev *d, const struct zms_expect *
 		.no_erase = e->no_erase, .id64 = e->id64, .data_crc = e->crc,
 		.rewrite_same = !e->ndw, .lookup = lookup,
 		.index_slots = slots ? d->slots : NULL, .index_slot_count = slots,
+		.read_buf = d->read_buf, .read_buf_size = sizeof(d->read_buf),
 	};
 	return cfg;
 }

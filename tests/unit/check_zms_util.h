@@ -47,6 +47,7 @@ struct zms_dev {
 	struct counting_flash cnt;
 	struct fc_zms_slot slots[1024];
 	uint8_t ate_cache[256];
+	uint8_t read_buf[FC_ZMS_READ_BUF_SIZE]; /* the configuration's scan buffer */
 };
 
 /* Load NAME.bin (NULL name: a blank device of the expect's geometry). */

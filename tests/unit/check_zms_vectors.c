@@ -149,6 +149,40 @@ START_TEST(vector_index)
 END_TEST
 
 /*
+ * Without the scan buffer (slot by slot) and with other sizes than
+ * FC_ZMS_READ_BUF_SIZE: the same writes, state, values and image as with it.
+ */
+START_TEST(vector_read_buf_sizes)
+{
+	static const uint32_t sizes[] = { FC_ZMS_READ_BUF_SIZE, 0, 32, 64, 4096 };
+	static uint8_t buf[4096];
+	const char *name = images[_i];
+	uint8_t *want = NULL;
+	struct zms_expect e;
+	struct fc_zms fs;
+
+	zms_expect_load(name, &e);
+	for (size_t k = 0; k < FC_ARRAY_SIZE(sizes); k++) {
+		struct zms_dev *d = zms_dev_new(name, &e);
+		struct fc_zms_config cfg = zms_dev_config(d, &e, FC_ZMS_LOOKUP_INDEX, 1024);
+
+		cfg.read_buf = sizes[k] ? buf : NULL;
+		cfg.read_buf_size = sizes[k];
+		ck_assert_int_eq(fc_zms_mount(&fs, &cfg), 0);
+		check_mount(d, &fs, name, &e);
+		check_entries(&fs, name, &e);
+		if (!want)
+			want = g_memdup2(d->mem, d->size);
+		else
+			ck_assert(!memcmp(d->mem, want, d->size));
+		zms_dev_free(d);
+	}
+	g_free(want);
+	zms_expect_free(&e);
+}
+END_TEST
+
+/*
  * Zephyr's own lookups (with the build's cache, and none; FC_NO_EMULATION:
  * refused), and an index too small for the ids.
  */
@@ -420,6 +454,7 @@ static Suite *zms_vectors_suite(void)
 	tcase_add_loop_test(tc, vector_index, 0, (int)FC_ARRAY_SIZE(images));
 	tcase_add_loop_test(tc, vector_other_lookups, 0, (int)FC_ARRAY_SIZE(images));
 	tcase_add_loop_test(tc, vector_walk, 0, (int)FC_ARRAY_SIZE(images));
+	tcase_add_loop_test(tc, vector_read_buf_sizes, 0, (int)FC_ARRAY_SIZE(images));
 #ifndef FC_READONLY
 	tcase_add_test(tc, torn_data_not_programmed_over);
 	tcase_add_loop_test(tc, replay_workload, 0, (int)FC_ARRAY_SIZE(workloads));

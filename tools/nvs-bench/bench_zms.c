@@ -32,6 +32,8 @@ int bench_zms_mount(struct bench_rig *rig, uint32_t ids)
 					  &cfg.index_slot_count);
 	cfg.ate_cache_size = bench_rig_ate_cache(rig, zephyr_zms(rig));
 	cfg.ate_cache = rig->ate_cache;
+	cfg.read_buf = rig->read_buf; /* FC_NVS_READ_BUF_SIZE bytes: FC_ZMS_READ_BUF_SIZE too */
+	cfg.read_buf_size = sizeof(rig->read_buf);
 	return bench_rig_mounted(rig, fc_zms_mount(&rig->zfs, &cfg), "ZMS");
 }
 

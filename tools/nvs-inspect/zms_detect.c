@@ -287,6 +287,8 @@ int zms_scan(const uint8_t *img, size_t len, uint8_t ev, struct nvs_region *out,
 struct fc_zms_config zms_inspect_config(const struct zms_inspect *z, const struct fc_flash *dev,
 					struct fc_zms_slot *slots, uint32_t nslots)
 {
+	/* scratch within each call: the walks and the mount of the copy share it */
+	static uint8_t read_buf[FC_ZMS_READ_BUF_SIZE];
 	struct fc_zms_config cfg;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -299,6 +301,8 @@ struct fc_zms_config zms_inspect_config(const struct zms_inspect *z, const struc
 	cfg.lookup = FC_ZMS_LOOKUP_INDEX;
 	cfg.index_slots = slots;
 	cfg.index_slot_count = nslots;
+	cfg.read_buf = read_buf;
+	cfg.read_buf_size = sizeof(read_buf);
 	return cfg;
 }
 

@@ -76,6 +76,24 @@ struct fc_zms_config {
 	 * program and erase. INDEX mode only. */
 	uint8_t *ate_cache;      /* may be NULL when ate_cache_size is 0 */
 	uint32_t ate_cache_size; /* 0 (off) or a power of two >= 2 ATE slots, <= sector_size */
+	/* Optional caller memory through which mount, GC, the index build and
+	 * the walk scan ATE areas (aligned windows of read_buf_size bytes, one
+	 * read each), check erased ranges and data CRCs, so the engine keeps
+	 * no such buffer on the stack. FC_ZMS_READ_BUF_SIZE bytes give the read
+	 * counts this library documents; a smaller buffer more, shorter reads.
+	 * NULL (size 0): ATE slots are read one at a time and erased ranges and
+	 * CRCs in FC_ZMS_BLOCK pieces. Zephyr mode reads slot by slot either
+	 * way. Used by the engine from mount until the fs is no longer used
+	 * (its contents are scratch: the caller must not rely on them). */
+	uint8_t *read_buf;      /* may be NULL when read_buf_size is 0 */
+	uint32_t read_buf_size; /* 0 or a power of two >= FC_ZMS_BLOCK */
+};
+
+#define FC_ZMS_READ_BUF_SIZE 256u /* the read buffer of the documented read counts */
+
+/* private: len bytes of one sector held in RAM from address addr (len 0: none) */
+struct fc_zms_win {
+	uint32_t addr, len;
 };
 
 struct fc_zms {
@@ -91,9 +109,9 @@ struct fc_zms {
 	uint32_t index_used;   /* slots holding an id */
 	uint8_t index_bits;    /* log2 of index_slot_count */
 	bool index_refused;    /* an id found no slot: misses walk, free space counts */
-	uint32_t ate_cache_addr; /* address of the cached window */
-	uint32_t ate_cache_len;  /* bytes valid there, 0 = empty */
+	struct fc_zms_win cache_win; /* what cfg.ate_cache holds */
 	uint32_t torn_sector;    /* left with a torn close ATE by this mount, or UINT32_MAX */
+	struct fc_zms_win win;   /* what cfg.read_buf holds */
 };
 
 /*
