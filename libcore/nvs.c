@@ -166,7 +166,7 @@ static int gc(struct fc_nvs *fs)
 		rc = is_newest(fs, a.id, at);
 		if (rc <= 0)
 			continue;
-		if (fs->ate_wra < fs->data_wra + entry_bytes(fs, a.len) + fs->ate_size)
+		if (fs->ate_wra < fs->data_wra + nvs_entry_bytes_(fs, a.len) + fs->ate_size)
 			return FC_ENOSPC;
 		uint16_t offset = (uint16_t)offs(fs->data_wra);
 
@@ -383,8 +383,8 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 	if (rc)
 		return rc;
 	if (!fs->live_unknown)
-		fs->live_bytes += (len ? entry_bytes(fs, (uint16_t)stored) : 0) -
-				  (old.len ? entry_bytes(fs, old.len) : 0);
+		fs->live_bytes += nvs_entry_bytes_(fs, (uint16_t)stored) -
+				  nvs_entry_bytes_(fs, old.len);
 	return (int)len;
 }
 

@@ -7,7 +7,8 @@
 
 #define ATE_CRC_BYTES 7u /* the crc8 covers id, offset, len and part */
 
-void nvs_ate_fields_(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a)
+/* The codec's two halves, one copy each inlined into the decode the engine links. */
+static FC_ALWAYS_INLINE void ate_fields(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a)
 {
 	uint8_t diff = 0;
 
@@ -22,15 +23,25 @@ void nvs_ate_fields_(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a
 	a->erased = !diff;
 }
 
-bool nvs_ate_crc_ok_(const uint8_t *b)
+static FC_ALWAYS_INLINE bool ate_crc_ok(const uint8_t *b)
 {
 	return fc_crc8_ccitt(0xff, b, ATE_CRC_BYTES) == b[7];
 }
 
+void nvs_ate_fields_(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a)
+{
+	ate_fields(b, erase_value, a);
+}
+
+bool nvs_ate_crc_ok_(const uint8_t *b)
+{
+	return ate_crc_ok(b);
+}
+
 void fc_nvs_ate_decode(const uint8_t *in, uint8_t erase_value, struct fc_nvs_ate *ate)
 {
-	nvs_ate_fields_(in, erase_value, ate);
-	ate->crc_ok = nvs_ate_crc_ok_(in);
+	ate_fields(in, erase_value, ate);
+	ate->crc_ok = ate_crc_ok(in);
 }
 
 void fc_nvs_ate_encode(uint8_t *out, uint16_t id, uint16_t offset, uint16_t len)

@@ -9,6 +9,12 @@
  */
 #include "nvs_int.h"
 
+/* One copy for the engine, GC and free space (an ATE slot and the aligned value). */
+uint32_t nvs_entry_bytes_(const struct fc_nvs *fs, uint16_t stored_len)
+{
+	return stored_len ? al(fs, stored_len) + fs->ate_size : 0;
+}
+
 /*
  * Map id -> v in the index; with if_empty an id already held is kept.
  * Returns 1 stored, 0 kept, FC_ENOSPC when refused (the map is full and
@@ -73,8 +79,8 @@ static int forget_slot(struct fc_nvs *fs, uint32_t at, const struct fc_nvs_ate *
 			fs->gc_done_ates--;
 	} else if (nvs_index_get_(fs, a->id, &v) && (v & ~NVS_DEL_FLAG) == at) {
 		fc_cache_probe_invalidate(&fs->index, a->id);
-		if (a->len && !fs->live_unknown)
-			fs->live_bytes -= entry_bytes(fs, a->len);
+		if (!fs->live_unknown)
+			fs->live_bytes -= nvs_entry_bytes_(fs, a->len);
 	}
 	return 0;
 }
@@ -112,8 +118,8 @@ int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a
 		fs->gap_addr = addr; /* the oldest refused ATE so far */
 		return 0;
 	}
-	if (rc > 0 && a->len)
-		fs->live_bytes += entry_bytes(fs, a->len);
+	if (rc > 0)
+		fs->live_bytes += nvs_entry_bytes_(fs, a->len);
 	return rc < 0 ? rc : 0;
 }
 
@@ -188,8 +194,8 @@ static int count_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate 
 		return 0;
 	}
 	if (nvs_index_get_(fs, a->id, &v)) {
-		if (!c->pass && v == addr && a->len)
-			c->bytes += entry_bytes(fs, a->len);
+		if (!c->pass && v == addr)
+			c->bytes += nvs_entry_bytes_(fs, a->len);
 		return 0;
 	}
 	if (c->group == NO_GROUP)
@@ -203,8 +209,7 @@ static int count_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate 
 	if (c->seen[bit / 8] & 1u << bit % 8)
 		return 0;
 	c->seen[bit / 8] |= (uint8_t)(1u << bit % 8);
-	if (a->len)
-		c->bytes += entry_bytes(fs, a->len);
+	c->bytes += nvs_entry_bytes_(fs, a->len);
 	return 0;
 }
 

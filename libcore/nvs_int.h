@@ -91,10 +91,8 @@ static inline bool is_gc_done(const struct fc_nvs *fs, const struct fc_nvs_ate *
 	return ate_valid(fs, a) && a->len == 0 && a->id == FC_NVS_ID_SPECIAL;
 }
 
-static inline uint32_t entry_bytes(const struct fc_nvs *fs, uint16_t stored_len)
-{
-	return al(fs, stored_len) + fs->ate_size;
-}
+/* Bytes an entry of stored_len takes in the log (value and ATE slot); 0 for a delete (len 0). */
+uint32_t nvs_entry_bytes_(const struct fc_nvs *fs, uint16_t stored_len);
 
 /* Offset of a log address in the device (a multiply, so reads tail-call the device). */
 static inline uint32_t nvs_dev_off_(const struct fc_nvs *fs, uint32_t addr)

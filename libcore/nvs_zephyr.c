@@ -106,7 +106,7 @@ int nvs_zephyr_free_space_(struct fc_nvs *fs, uint32_t *space)
 			if (!sa.len)
 				*space -= sa.id == FC_NVS_ID_SPECIAL ? fs->ate_size : 0;
 			else if (wlk == step)
-				*space -= entry_bytes(fs, sa.len);
+				*space -= nvs_entry_bytes_(fs, sa.len);
 		}
 		if (++steps > max_steps(fs))
 			return FC_ECORRUPT;

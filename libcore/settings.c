@@ -134,6 +134,18 @@ static int read_counter(struct fc_nvs *fs, uint16_t *last)
 	return 0;
 }
 
+/* Init and load: nothing is known of the names on flash, no repair failed. */
+static void names_forget(struct fc_settings *s)
+{
+	s->ready = false;
+	s->ring_next = 0;
+	s->ring_total = 0;
+	s->repair_err = 0;
+	s->lowest_hole = FC_SETTINGS_ID_NAME_FIRST;
+	if (s->cfg.cache_len)
+		FC_MEMSET(s->cfg.cache, 0, s->cfg.cache_len * sizeof(uint16_t));
+}
+
 int fc_settings_init(struct fc_settings *s, const struct fc_settings_config *cfg)
 {
 	if (!s || !cfg || !cfg->fs || cfg->cache_mode > MODE_LAST)
@@ -148,8 +160,7 @@ int fc_settings_init(struct fc_settings *s, const struct fc_settings_config *cfg
 	s->cfg = *cfg;
 	if (cfg->cache_mode == FC_SETTINGS_CACHE_ZEPHYR_NONE)
 		s->cfg.cache_len = 0;
-	if (s->cfg.cache_len)
-		FC_MEMSET(s->cfg.cache, 0, s->cfg.cache_len * sizeof(uint16_t));
+	names_forget(s);
 	return read_counter(cfg->fs, &s->last_name_id);
 }
 
@@ -186,11 +197,10 @@ static uint16_t key_of_read(int rc, const char *buf)
 	return index_key(name_hash(buf, (size_t)FC_MIN(rc, NAME_BUF)));
 }
 
-/* The first save without a load reads every cached name id, once. */
-static int name_index_build(struct fc_settings *s)
+/* The first save without a load reads every cached name id (up to top = index_top), once. */
+static int name_index_build(struct fc_settings *s, uint16_t top)
 {
 	char *buf = s->lookup_name;
-	uint16_t top = index_top(s);
 
 	for (uint32_t id = FC_SETTINGS_ID_NAME_FIRST; id <= top; id++) {
 		int rc = read_name(s, (uint16_t)id, buf);
@@ -205,9 +215,8 @@ static int name_index_build(struct fc_settings *s)
 	return 0;
 }
 
-static uint16_t index_free_id(struct fc_settings *s)
+static uint16_t index_free_id(struct fc_settings *s, uint16_t top)
 {
-	uint16_t top = index_top(s);
 	uint32_t id;
 
 	for (id = s->lowest_hole; id <= top; id++) {
@@ -247,15 +256,14 @@ static int index_find(struct fc_settings *s, const char *name, size_t len, uint1
 		      struct fc_settings_lookup_ *lu)
 {
 	uint16_t key = index_key(hash);
-	uint16_t top;
+	uint16_t top = index_top(s);
 	int rc;
 
 	if (!s->ready) {
-		rc = name_index_build(s);
+		rc = name_index_build(s, top);
 		if (rc < 0)
 			return rc;
 	}
-	top = index_top(s);
 	for (uint32_t id = FC_SETTINGS_ID_NAME_FIRST; id <= top; id++) {
 		if (s->cfg.cache[id - FC_SETTINGS_ID_NAME_FIRST] != key)
 			continue;
@@ -263,7 +271,7 @@ static int index_find(struct fc_settings *s, const char *name, size_t len, uint1
 		if (rc && rc != FC_ENOENT)
 			return rc < 0 ? rc : 0;
 	}
-	lu->free_id = index_free_id(s);
+	lu->free_id = index_free_id(s, top);
 	return scan_ids(s, (uint32_t)top + 1u, name, len, lu);
 }
 
@@ -343,7 +351,7 @@ static int find_name(struct fc_settings *s, const char *name)
 
 	if (len < 0)
 		return len;
-	FC_MEMSET(lu, 0, sizeof(*lu));
+	*lu = (struct fc_settings_lookup_){ 0 };
 	lu->hash = name_hash(name, (size_t)len);
 	if (EMULATED(s))
 		rc = zephyr_find(s, name, (size_t)len, lu->hash, lu);
@@ -472,9 +480,7 @@ static int read_value(struct fc_settings *s, uint16_t id, bool wanted)
 		if (rc <= 0 || !wanted)
 			return rc;
 	}
-	if (!wanted)
-		return fc_nvs_read(s->cfg.fs, vid, NULL, 0);
-	return fc_nvs_read(s->cfg.fs, vid, s->pass.buf, s->pass.buf_size);
+	return fc_nvs_read(s->cfg.fs, vid, wanted ? s->pass.buf : NULL, wanted ? s->pass.buf_size : 0);
 }
 
 /* Not inlined: the entry is on the stack during the callback only. */
@@ -568,13 +574,7 @@ static FC_NOINLINE int load(struct fc_settings *s)
 	uint16_t top = s->last_name_id;
 	int rc = 0;
 
-	s->ready = false;
-	s->ring_next = 0;
-	s->ring_total = 0;
-	s->repair_err = 0;
-	s->lowest_hole = FC_SETTINGS_ID_NAME_FIRST;
-	if (s->cfg.cache_len)
-		FC_MEMSET(s->cfg.cache, 0, s->cfg.cache_len * sizeof(uint16_t));
+	names_forget(s);
 	for (uint16_t id = top; id > FC_SETTINGS_ID_COUNTER && !rc; id--)
 		rc = load_id(s, id);
 #ifndef FC_READONLY
