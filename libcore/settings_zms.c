@@ -99,17 +99,21 @@ static bool node_plausible(uint32_t id, const struct node *nd)
  */
 static int node_read_at(struct fc_zms *fs, uint32_t id, struct node *nd, bool *older)
 {
-	uint8_t b[NODE_BYTES];
+	uint8_t *b = (uint8_t *)nd; /* the value is read in place, then decoded */
 	int rc = 0;
 
 	for (uint32_t k = 0; k <= max_nodes(fs); k++) {
-		rc = fc_zms_read_hist(fs, id, b, sizeof(b), k);
+		uint32_t prev, next;
+
+		rc = fc_zms_read_hist(fs, id, b, NODE_BYTES, k);
 		if (rc < 0)
 			return rc; /* FC_ENOENT: none plausible, as if never written */
 		if (rc != NODE_BYTES)
 			return FC_ECORRUPT;
-		nd->prev = fc_get_le32(b);
-		nd->next = fc_get_le32(b + 4);
+		prev = fc_get_le32(b);
+		next = fc_get_le32(b + 4);
+		nd->prev = prev;
+		nd->next = next;
 		if (older)
 			*older = k > 0;
 		if (node_plausible(id, nd))
@@ -219,13 +223,13 @@ int fc_settings_zms_init_variant(struct fc_settings_zms *s, struct fc_zms *fs,
 static int find_name(struct fc_settings_zms *s, const char *name, size_t len, uint32_t *id,
 		     bool *grow)
 {
-	char stored[FC_SETTINGS_ZMS_NAME_MAX + 1];
+	char *stored = s->lookup_name;
 	uint32_t base = name_id_base(s, name, len), taken = 0;
 	int free_slot = -1;
 
 	*grow = false;
 	for (uint32_t i = 0; i <= s->collisions; i++) {
-		int rc = fc_zms_read(s->fs, base + i * COLLISION_STEP, stored, sizeof(stored));
+		int rc = fc_zms_read(s->fs, base + i * COLLISION_STEP, stored, sizeof(s->lookup_name));
 
 		if (rc == FC_ENOENT) {
 			if (free_slot < 0)
@@ -398,42 +402,49 @@ int fc_settings_zms_get(struct fc_settings_zms *s, const char *name, void *buf, 
 	return fc_zms_read(s->fs, id + FC_SETTINGS_ZMS_VALUE_OFFSET, buf, len);
 }
 
+/* What read_pair reads into: name (FC_SETTINGS_ZMS_NAME_MAX + 1 bytes), buf (size), and e. */
+struct pair {
+	char *name;
+	uint8_t *buf;
+	size_t size;
+	struct fc_settings_zms_entry e;
+};
+
 /*
- * Read node id's name and value. Returns 1 with *e filled, 0 when the name
+ * Read node id's name and value. Returns 1 with p->e filled, 0 when the name
  * or the value is missing (or the name is not a settings name), or an error.
  */
-static int read_pair(struct fc_zms *fs, uint32_t node, char *name, uint8_t *buf,
-		     size_t buf_size, struct fc_settings_zms_entry *e)
+static int read_pair(struct fc_zms *fs, uint32_t node, struct pair *p)
 {
 	uint32_t id = node & ~NODE_BIT;
-	int rn = fc_zms_read(fs, id, name, FC_SETTINGS_ZMS_NAME_MAX + 1);
+	int rn = fc_zms_read(fs, id, p->name, FC_SETTINGS_ZMS_NAME_MAX + 1);
 	int rv;
 
 	if (rn == FC_ENOENT)
 		return 0;
 	if (rn < 0)
 		return rn;
-	rv = fc_zms_read(fs, id + FC_SETTINGS_ZMS_VALUE_OFFSET, buf, buf_size);
+	rv = fc_zms_read(fs, id + FC_SETTINGS_ZMS_VALUE_OFFSET, p->buf, p->size);
 	if (rv == FC_ENOENT || rn == 0 || rn > (int)FC_SETTINGS_ZMS_NAME_MAX)
 		return 0;
 	if (rv < 0)
 		return rv;
 	if (rv == 0)
 		return 0;
-	name[rn] = 0;
-	e->name = name;
-	e->name_len = (size_t)rn;
-	e->name_id = id;
-	e->value = buf;
-	e->value_len = (size_t)rv;
-	e->value_read = FC_MIN((size_t)rv, buf_size);
+	p->name[rn] = 0;
+	p->e.name = p->name;
+	p->e.name_len = (size_t)rn;
+	p->e.name_id = id;
+	p->e.value = p->buf;
+	p->e.value_len = (size_t)rv;
+	p->e.value_read = FC_MIN((size_t)rv, p->size);
 	return 1;
 }
 
 int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_size,
 			 fc_settings_zms_cb cb, void *ctx)
 {
-	struct fc_settings_zms_entry e;
+	struct pair p = { s->load_name, buf, buf_size, { 0 } };
 	struct node nd;
 	int rc = node_read(s->fs, FC_SETTINGS_ZMS_HEAD, &nd);
 
@@ -446,14 +457,14 @@ int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_siz
 			return FC_ECORRUPT;
 		rc = node_read(s->fs, cur, &nd);
 		if (!rc)
-			rc = read_pair(s->fs, cur, s->load_name, buf, buf_size, &e);
+			rc = read_pair(s->fs, cur, &p);
 #ifndef FC_READONLY /* FC_READONLY: a half pair is skipped, not deleted */
 		if (rc == 0)
 			rc = delete_id(s, cur & ~NODE_BIT);
 		else
 #endif
 		if (rc == 1)
-			rc = cb ? cb(ctx, &e) : 0;
+			rc = cb ? cb(ctx, &p.e) : 0;
 	}
 	return rc;
 }
@@ -472,7 +483,7 @@ int fc_settings_zms_scan(struct fc_zms *fs, uint8_t *buf, size_t buf_size,
 			 const struct fc_settings_zms_scan_ops *ops, void *ctx)
 {
 	char name[FC_SETTINGS_ZMS_NAME_MAX + 1];
-	struct fc_settings_zms_entry e;
+	struct pair p = { name, buf, buf_size, { 0 } };
 	uint32_t cur = FC_SETTINGS_ZMS_HEAD, prev = 0;
 	struct node nd;
 
@@ -491,11 +502,11 @@ int fc_settings_zms_scan(struct fc_zms *fs, uint8_t *buf, size_t buf_size,
 		if (nd.prev != prev)
 			rc = problem(ops, ctx, FC_SETTINGS_ZMS_BAD_PREVIOUS, cur, 0);
 		if (!rc && cur != FC_SETTINGS_ZMS_HEAD) {
-			rc = read_pair(fs, cur, name, buf, buf_size, &e);
+			rc = read_pair(fs, cur, &p);
 			if (rc == 0)
 				rc = problem(ops, ctx, FC_SETTINGS_ZMS_ORPHAN_NODE, cur, 0);
 			else if (rc == 1)
-				rc = ops->pair ? ops->pair(ctx, &e) : 0;
+				rc = ops->pair ? ops->pair(ctx, &p.e) : 0;
 			else
 				rc = problem(ops, ctx, FC_SETTINGS_ZMS_READ_ERROR, cur, rc);
 		}

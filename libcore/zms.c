@@ -595,11 +595,17 @@ int fc_zms_read(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len)
 /* ---- writes ---- */
 #ifndef FC_READONLY
 
-/* 1 when the value stored under ATE a at addr equals data, 0 if not. */
-static int value_equal(struct fc_zms *fs, const struct zate *a, uint32_t addr,
-		       const uint8_t *data, uint32_t len)
+/*
+ * 1 when the value stored under ATE a at addr equals data, 0 if not. Read
+ * in FC_ZMS_BLOCK pieces through cfg.read_buf (no scan is under way: each
+ * starts its window anew), else in 16-byte pieces through a's bytes (a is
+ * spent): no buffer of its own on the stack.
+ */
+static int value_equal(struct fc_zms *fs, struct zate *a, uint32_t addr, const uint8_t *data,
+		       uint32_t len)
 {
-	uint8_t buf[FC_ZMS_BLOCK];
+	uint8_t *buf = fs->cfg.read_buf_size ? fs->cfg.read_buf : a->raw;
+	uint32_t step = fs->cfg.read_buf_size ? FC_ZMS_BLOCK : FC_ZMS_ATE_BYTES;
 	uint32_t src = zaddr(fs, zsect(fs, addr), 0) + a->offset;
 
 	if (a->len != len)
@@ -608,8 +614,8 @@ static int value_equal(struct fc_zms *fs, const struct zate *a, uint32_t addr,
 		return !FC_MEMCMP(zinline(fs, a), data, len);
 	if ((uint64_t)a->offset + len > zss(fs))
 		return 0;
-	for (uint32_t done = 0; done < len; done += sizeof(buf)) {
-		uint32_t n = FC_MIN((uint32_t)sizeof(buf), len - done);
+	for (uint32_t done = 0; done < len; done += step) {
+		uint32_t n = FC_MIN(step, len - done);
 		int rc = zms_flash_rd_(fs, src + done, buf, n);
 
 		if (rc)

@@ -95,7 +95,7 @@ static inline uint32_t top_slot(const struct fc_zms *fs)
 /* Where an ATE holds an inline value or a value's offset. */
 static inline uint32_t zms_value_at(const struct fc_zms *fs)
 {
-	return fs->cfg.id64 ? 12 : 8;
+	return FC_ZMS_ATE_BYTES - fs->inline_max; /* 8, or 12 with 64-bit ids */
 }
 
 /* An ATE's inline value bytes. */

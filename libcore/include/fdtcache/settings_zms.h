@@ -54,7 +54,9 @@ struct fc_settings_zms {
 	uint32_t second_to_last; /* id of the node before it (0: none) */
 	uint8_t collisions;      /* highest collision number in use */
 	uint8_t hash_variant;    /* enum fc_settings_zms_hash_variant */
-	char load_name[FC_SETTINGS_ZMS_NAME_MAX + 1]; /* load's name copy: off the stack */
+	/* names read back, off the stack: by lookups (get, save) and by load */
+	char lookup_name[FC_SETTINGS_ZMS_NAME_MAX + 1];
+	char load_name[FC_SETTINGS_ZMS_NAME_MAX + 1];
 };
 
 /* What load and scan report for one stored name. */

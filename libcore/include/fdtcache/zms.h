@@ -78,13 +78,14 @@ struct fc_zms_config {
 	uint32_t ate_cache_size; /* 0 (off) or a power of two >= 2 ATE slots, <= sector_size */
 	/* Optional caller memory through which mount, GC, the index build and
 	 * the walk scan ATE areas (aligned windows of read_buf_size bytes, one
-	 * read each), check erased ranges and data CRCs, so the engine keeps
-	 * no such buffer on the stack. FC_ZMS_READ_BUF_SIZE bytes give the read
-	 * counts this library documents; a smaller buffer more, shorter reads.
-	 * NULL (size 0): ATE slots are read one at a time and erased ranges and
-	 * CRCs in FC_ZMS_BLOCK pieces. Zephyr mode reads slot by slot either
-	 * way. Used by the engine from mount until the fs is no longer used
-	 * (its contents are scratch: the caller must not rely on them). */
+	 * read each), check erased ranges and data CRCs, and writes compare a
+	 * stored value (in FC_ZMS_BLOCK pieces, as Zephyr), so the engine
+	 * keeps no such buffer on the stack. FC_ZMS_READ_BUF_SIZE bytes give
+	 * the read counts this library documents; a smaller buffer more,
+	 * shorter reads. NULL (size 0): ATE slots are read one at a time,
+	 * erased ranges and CRCs in FC_ZMS_BLOCK pieces, stored values compared
+	 * in 16-byte pieces. Zephyr mode reads slot by slot either way. Its
+	 * contents are scratch within each call. */
 	uint8_t *read_buf;      /* may be NULL when read_buf_size is 0 */
 	uint32_t read_buf_size; /* 0 or a power of two >= FC_ZMS_BLOCK */
 };
@@ -126,8 +127,10 @@ struct fc_zms {
  * Zephyr reads after its own recovery, an interrupted GC's copies included.
  *
  * *cfg is copied into fs; the memory it points to (the device, the index
- * slots, the ATE cache) is used until fs is no longer used, and the caller
- * must not touch the slots or the cache meanwhile. fs may be mounted again
+ * slots, the ATE cache, the read buffer) is used until fs is no longer
+ * used, and the caller must not touch the slots or the cache meanwhile (the
+ * read buffer holds nothing from one call to the next: fs used one at a
+ * time may share one). fs may be mounted again
  * at any time (after an error, to drop its RAM state). fs and cfg must not
  * be NULL.
  *
@@ -139,8 +142,10 @@ struct fc_zms {
  *		fewer than 2 sectors, partition not erase-aligned or past the
  *		device, addresses that do not fit 32 bits, slot count not 0 or a
  *		power of two (or slots NULL), ATE cache size not 0 or a power of
- *		two of 2 ATE slots up to sector_size (or cache NULL), id64 with
- *		data_crc, FC_ZMS_LOOKUP_ZEPHYR in an FC_NO_EMULATION build
+ *		two of 2 ATE slots up to sector_size (or cache NULL), read
+ *		buffer size not 0 or a power of two >= FC_ZMS_BLOCK (or buffer
+ *		NULL), id64 with data_crc, FC_ZMS_LOOKUP_ZEPHYR in an
+ *		FC_NO_EMULATION build
  *	FC_ENOTSUP, every sector is closed and none carries ZMS's magic (not
  *		a ZMS partition)
  *	FC_ECORRUPT, an ATE version this engine does not know, or an ATE
