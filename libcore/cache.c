@@ -258,9 +258,12 @@ static int set_put(struct fc_cache *cache, uint32_t key, uint32_t value,
 	return 1;
 }
 
-/* PROBE store, as put(): FC_ENOSPC when the map is full and lacks key. */
-static int probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
-		     enum fc_cache_prefill_mode mode)
+/*
+ * PROBE store, as put(): FC_ENOSPC when the map is full and lacks key.
+ * Inlined: fc_cache_probe_put, all an engine's index links, is then one function.
+ */
+static FC_ALWAYS_INLINE int probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
+				      enum fc_cache_prefill_mode mode)
 {
 	uint32_t i = probe_find(cache, key);
 

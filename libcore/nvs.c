@@ -53,28 +53,34 @@ static int ate_write(struct fc_nvs *fs, uint16_t id, uint16_t offset, uint16_t l
 	return 0;
 }
 
+/* len bytes at data_wra, padded to the write block; data_wra moves past them. */
+static int data_prog(struct fc_nvs *fs, const uint8_t *data, uint32_t len)
+{
+	int rc = prog_aligned(fs, fs->data_wra, data, len);
+
+	fs->data_wra += al(fs, len);
+	return rc;
+}
+
 /*
  * Data at data_wra: its whole write blocks, then the rest padded to the
  * write block, the CRC-32 directly after the value.
  */
+
 static int data_write(struct fc_nvs *fs, const uint8_t *data, uint32_t len, bool add_crc)
 {
 	uint8_t buf[NVS_BLOCK + NVS_CRC_SIZE];
 	uint32_t whole = len & ~(wbs(fs) - 1u), tail = len - whole;
-	bool crc = add_crc && len;
-	int rc = prog_aligned(fs, fs->data_wra, data, whole);
+	int rc;
 
-	fs->data_wra += whole;
-	if (rc || (!tail && !crc))
+	if (!add_crc || !len)
+		return data_prog(fs, data, len);
+	rc = data_prog(fs, data, whole);
+	if (rc)
 		return rc;
 	FC_MEMCPY(buf, data + whole, tail);
-	if (crc) {
-		fc_put_le32(buf + tail, fc_crc32_ieee(data, len));
-		tail += NVS_CRC_SIZE;
-	}
-	rc = prog_aligned(fs, fs->data_wra, buf, tail);
-	fs->data_wra += al(fs, tail);
-	return rc;
+	fc_put_le32(buf + tail, fc_crc32_ieee(data, len));
+	return data_prog(fs, buf, tail + NVS_CRC_SIZE);
 }
 
 static int gc_done_write(struct fc_nvs *fs)
@@ -269,15 +275,15 @@ static int recover(struct fc_nvs *fs)
 		rc = close_above_torn(fs);
 	if (rc)
 		return rc;
-	/* an open sector with no ATE but stray data starts over */
-	if (offs(fs->ate_wra) == top_slot(fs) && offs(fs->data_wra)) {
+	if (offs(fs->ate_wra) != top_slot(fs))
+		return 0;
+	/* an open sector with no ATE but stray data starts over (still with no ATE) */
+	if (offs(fs->data_wra)) {
 		rc = restart_write_sector(fs);
 		if (rc)
 			return rc;
 	}
-	if (offs(fs->ate_wra) == top_slot(fs))
-		return gc_done_write(fs);
-	return 0;
+	return gc_done_write(fs);
 }
 
 int fc_nvs_clear(struct fc_nvs *fs)
@@ -480,14 +486,13 @@ int fc_nvs_calc_free_space(struct fc_nvs *fs)
 
 int fc_nvs_sector_max_data_size(struct fc_nvs *fs)
 {
-	uint32_t room;
+	uint32_t need;
 
 	if (!fs || !fs->mounted)
 		return FC_ENOTMOUNTED;
-	room = fs->ate_wra >= fs->data_wra ? fs->ate_wra - fs->data_wra : 0;
-	if (room < fs->ate_size + crc_size(fs))
-		return 0;
-	return (int)(room - fs->ate_size - crc_size(fs));
+	/* the free bytes between the pointers, less an ATE slot and a CRC */
+	need = fs->data_wra + fs->ate_size + crc_size(fs);
+	return fs->ate_wra > need ? (int)(fs->ate_wra - need) : 0;
 }
 
 #ifndef FC_READONLY

@@ -65,6 +65,11 @@ bool fc_nvs_ate_valid(const struct fc_nvs_ate *ate, uint32_t sector_size, uint32
 	       (uint32_t)ate->offset + ate->len < sector_size - ate_size;
 }
 
+bool nvs_ate_valid_(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
+{
+	return fc_nvs_ate_valid(a, ssize(fs), fs->ate_size);
+}
+
 /*
  * A close ATE saying 0 is torn: its offset bytes, left erased by a cut on a
  * 0x00 flash, read 0 and its crc8 matches once in 256. A sector that closes

@@ -76,10 +76,9 @@ static inline uint32_t max_steps(const struct fc_nvs *fs)
 	return fs->max_steps;
 }
 
-static inline bool ate_valid(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
-{
-	return fc_nvs_ate_valid(a, ssize(fs), fs->ate_size);
-}
+/* fc_nvs_ate_valid with fs's geometry (one call site's worth of argument loads). */
+bool nvs_ate_valid_(const struct fc_nvs *fs, const struct fc_nvs_ate *a);
+#define ate_valid(fs, a) nvs_ate_valid_((fs), (a))
 
 static inline bool close_valid(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
 {

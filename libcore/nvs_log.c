@@ -391,15 +391,17 @@ static int first_write_sector(struct fc_nvs *fs, uint32_t *ws)
 {
 	uint32_t last = fs->cfg.sector_count - 1u, low;
 	struct fc_nvs_ate a;
-	int rc = nvs_ate_read_(fs, mkaddr(last, top_slot(fs)), &a), last_score;
+	int rc, last_score;
 
 	*ws = 0;
-	if (rc || a.erased)
-		return rc;
-	*ws = last;
-	rc = nvs_ate_read_(fs, mkaddr(0, top_slot(fs)), &a);
-	if (rc || a.erased)
-		return rc;
+	for (uint32_t s = last;; s = 0) { /* the last sector's top slot, then sector 0's */
+		rc = nvs_ate_read_(fs, mkaddr(s, top_slot(fs)), &a);
+		if (rc || a.erased)
+			return rc;
+		*ws = last;
+		if (!s)
+			break;
+	}
 	last_score = scan_down(fs, last, SCAN_SCORE, &low);
 	if (last_score < 0)
 		return last_score;

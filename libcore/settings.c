@@ -158,7 +158,7 @@ int fc_settings_init(struct fc_settings *s, const struct fc_settings_config *cfg
 		return FC_ENOTMOUNTED;
 	FC_MEMSET(s, 0, sizeof(*s));
 	s->cfg = *cfg;
-	if (cfg->cache_mode == FC_SETTINGS_CACHE_ZEPHYR_NONE)
+	if (EMULATED(s) && cfg->cache_mode == FC_SETTINGS_CACHE_ZEPHYR_NONE)
 		s->cfg.cache_len = 0;
 	names_forget(s);
 	return read_counter(cfg->fs, &s->last_name_id);
@@ -215,18 +215,6 @@ static int name_index_build(struct fc_settings *s, uint16_t top)
 	return 0;
 }
 
-static uint16_t index_free_id(struct fc_settings *s, uint16_t top)
-{
-	uint32_t id;
-
-	for (id = s->lowest_hole; id <= top; id++) {
-		if (s->cfg.cache[id - FC_SETTINGS_ID_NAME_FIRST] == HOLE)
-			break;
-	}
-	s->lowest_hole = (uint16_t)id;
-	return id <= top ? (uint16_t)id : 0;
-}
-
 /*
  * Ids above the cache are scanned on flash (the fallback when the caller's
  * memory is smaller than the number of names).
@@ -264,14 +252,19 @@ static int index_find(struct fc_settings *s, const char *name, size_t len, uint1
 		if (rc < 0)
 			return rc;
 	}
+	/* on the way, the lowest free id at or above lowest_hole */
 	for (uint32_t id = FC_SETTINGS_ID_NAME_FIRST; id <= top; id++) {
-		if (s->cfg.cache[id - FC_SETTINGS_ID_NAME_FIRST] != key)
+		uint16_t k = s->cfg.cache[id - FC_SETTINGS_ID_NAME_FIRST];
+
+		if (k == HOLE && !lu->free_id && id >= s->lowest_hole)
+			lu->free_id = (uint16_t)id;
+		if (k != key)
 			continue;
 		rc = lookup_read(s, (uint16_t)id, name, len, &s->stats.confirm_reads);
 		if (rc && rc != FC_ENOENT)
 			return rc < 0 ? rc : 0;
 	}
-	lu->free_id = index_free_id(s, top);
+	s->lowest_hole = lu->free_id ? lu->free_id : (uint16_t)FC_MAX(s->lowest_hole, top + 1u);
 	return scan_ids(s, (uint32_t)top + 1u, name, len, lu);
 }
 
