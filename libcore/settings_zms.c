@@ -135,7 +135,7 @@ static int node_write(struct fc_zms *fs, uint32_t id, uint32_t prev, uint32_t ne
 
 	fc_put_le32(b, prev);
 	fc_put_le32(b + 4, next);
-	rc = fc_zms_write(fs, id, b, sizeof(b));
+	rc = fc_zms_write_hint(fs, id, b, sizeof(b), 0); /* fc_zms_write without its frame */
 	return rc < 0 ? rc : 0;
 }
 #endif /* FC_READONLY */
@@ -402,29 +402,22 @@ int fc_settings_zms_get(struct fc_settings_zms *s, const char *name, void *buf, 
 	return fc_zms_read(s->fs, id + FC_SETTINGS_ZMS_VALUE_OFFSET, buf, len);
 }
 
-/* What read_pair reads into: name (FC_SETTINGS_ZMS_NAME_MAX + 1 bytes), buf (size), and e. */
-struct pair {
-	char *name;
-	uint8_t *buf;
-	size_t size;
-	struct fc_settings_zms_entry e;
-};
-
 /*
  * Read node id's name and value. Returns 1 with p->e filled, 0 when the name
  * or the value is missing (or the name is not a settings name), or an error.
+ * (fc_zms_read_hist with cnt 0 is fc_zms_read without its frame.)
  */
-static int read_pair(struct fc_zms *fs, uint32_t node, struct pair *p)
+static int read_pair(struct fc_zms *fs, uint32_t node, struct fc_settings_zms_pair *p)
 {
 	uint32_t id = node & ~NODE_BIT;
-	int rn = fc_zms_read(fs, id, p->name, FC_SETTINGS_ZMS_NAME_MAX + 1);
+	int rn = fc_zms_read_hist(fs, id, p->name, FC_SETTINGS_ZMS_NAME_MAX + 1, 0);
 	int rv;
 
 	if (rn == FC_ENOENT)
 		return 0;
 	if (rn < 0)
 		return rn;
-	rv = fc_zms_read(fs, id + FC_SETTINGS_ZMS_VALUE_OFFSET, p->buf, p->size);
+	rv = fc_zms_read_hist(fs, id + FC_SETTINGS_ZMS_VALUE_OFFSET, p->buf, p->size, 0);
 	if (rv == FC_ENOENT || rn == 0 || rn > (int)FC_SETTINGS_ZMS_NAME_MAX)
 		return 0;
 	if (rv < 0)
@@ -444,10 +437,12 @@ static int read_pair(struct fc_zms *fs, uint32_t node, struct pair *p)
 int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_size,
 			 fc_settings_zms_cb cb, void *ctx)
 {
-	struct pair p = { s->load_name, buf, buf_size, { 0 } };
+	struct fc_settings_zms_pair *p = &s->load;
 	struct node nd;
 	int rc = node_read(s->fs, FC_SETTINGS_ZMS_HEAD, &nd);
 
+	p->buf = buf;
+	p->size = buf_size;
 	if (rc == FC_ENOENT)
 		return 0; /* no list: nothing was ever saved (a read-only init writes no head) */
 	for (uint32_t steps = 0; !rc && nd.next; steps++) {
@@ -457,14 +452,14 @@ int fc_settings_zms_load(struct fc_settings_zms *s, uint8_t *buf, size_t buf_siz
 			return FC_ECORRUPT;
 		rc = node_read(s->fs, cur, &nd);
 		if (!rc)
-			rc = read_pair(s->fs, cur, &p);
+			rc = read_pair(s->fs, cur, p);
 #ifndef FC_READONLY /* FC_READONLY: a half pair is skipped, not deleted */
 		if (rc == 0)
 			rc = delete_id(s, cur & ~NODE_BIT);
 		else
 #endif
 		if (rc == 1)
-			rc = cb ? cb(ctx, &p.e) : 0;
+			rc = cb ? cb(ctx, &p->e) : 0;
 	}
 	return rc;
 }
@@ -482,13 +477,14 @@ static int problem(const struct fc_settings_zms_scan_ops *ops, void *ctx,
 int fc_settings_zms_scan(struct fc_zms *fs, uint8_t *buf, size_t buf_size,
 			 const struct fc_settings_zms_scan_ops *ops, void *ctx)
 {
-	char name[FC_SETTINGS_ZMS_NAME_MAX + 1];
-	struct pair p = { name, buf, buf_size, { 0 } };
+	struct fc_settings_zms_pair p;
 	uint32_t cur = FC_SETTINGS_ZMS_HEAD, prev = 0;
 	struct node nd;
 
 	if (!fs->mounted)
 		return FC_ENOTMOUNTED;
+	p.buf = buf;
+	p.size = buf_size;
 	for (uint32_t steps = 0; steps <= max_nodes(fs); steps++) {
 		int rc = node_read(fs, cur, &nd);
 

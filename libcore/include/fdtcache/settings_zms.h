@@ -47,18 +47,6 @@ enum fc_settings_zms_hash_variant {
 	FC_SETTINGS_ZMS_HASH_SIGNED_CHAR,
 };
 
-struct fc_settings_zms {
-	struct fc_zms *fs;
-	/* private: the name list's state, kept by settings_zms.c */
-	uint32_t last;           /* id of the list's last node */
-	uint32_t second_to_last; /* id of the node before it (0: none) */
-	uint8_t collisions;      /* highest collision number in use */
-	uint8_t hash_variant;    /* enum fc_settings_zms_hash_variant */
-	/* names read back, off the stack: by lookups (get, save) and by load */
-	char lookup_name[FC_SETTINGS_ZMS_NAME_MAX + 1];
-	char load_name[FC_SETTINGS_ZMS_NAME_MAX + 1];
-};
-
 /* What load and scan report for one stored name. */
 struct fc_settings_zms_entry {
 	const char *name;     /* NUL-terminated copy, valid during the callback */
@@ -67,6 +55,26 @@ struct fc_settings_zms_entry {
 	const uint8_t *value; /* the caller's buffer */
 	size_t value_len;     /* stored length */
 	size_t value_read;    /* bytes in value: min(value_len, buffer size) */
+};
+
+/* private: a name and value as load and scan read them (settings_zms.c) */
+struct fc_settings_zms_pair {
+	uint8_t *buf; /* the caller's value buffer */
+	size_t size;  /* its size */
+	struct fc_settings_zms_entry e;
+	char name[FC_SETTINGS_ZMS_NAME_MAX + 1];
+};
+
+struct fc_settings_zms {
+	struct fc_zms *fs;
+	/* private: the name list's state, kept by settings_zms.c */
+	uint32_t last;           /* id of the list's last node */
+	uint32_t second_to_last; /* id of the node before it (0: none) */
+	uint8_t collisions;      /* highest collision number in use */
+	uint8_t hash_variant;    /* enum fc_settings_zms_hash_variant */
+	/* off the stack: the name lookups (get, save) read back, a load's pair */
+	char lookup_name[FC_SETTINGS_ZMS_NAME_MAX + 1];
+	struct fc_settings_zms_pair load;
 };
 
 /* A non-zero return stops the load and is returned by it. */
