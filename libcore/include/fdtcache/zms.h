@@ -156,6 +156,62 @@ struct fc_zms {
  */
 int fc_zms_mount(struct fc_zms *fs, const struct fc_zms_config *cfg);
 
+/*
+ * fc_zms_read - copy up to len bytes of id's newest value into data (NULL
+ * with len 0 learns the length). With cfg->data_crc, the CRC-32 of a value
+ * stored outside its ATE is checked when the whole value fits in len.
+ *
+ * returns:
+ *	the stored length (>= 0; may exceed len, then only len bytes are copied)
+ *	FC_ENOTMOUNTED, fs is not mounted
+ *	FC_EINVAL, data NULL with len > 0
+ *	FC_ENOENT, id is not stored (never written, or deleted)
+ *	FC_EBADCRC, the value fails its CRC-32 (data holds the bytes read)
+ *	FC_ECORRUPT, the ATE places its value outside the sector, or a walk
+ *		found no end
+ *	a flash error
+ *	fs stays mounted in every case.
+ */
+int fc_zms_read(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len);
+
+/*
+ * fc_zms_read_hist - fc_zms_read for the cnt-th older value of id (0 = the
+ * newest), walking back through the log and counting deletes as Zephyr
+ * does.
+ *
+ * returns:
+ *	the stored length of that value
+ *	FC_ENOENT, id has fewer than cnt + 1 values on flash, or that one is a
+ *		delete
+ *	the other errors of fc_zms_read; fs stays mounted in every case
+ */
+int fc_zms_read_hist(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len, uint32_t cnt);
+
+/*
+ * fc_zms_calc_free_space - bytes the partition would have free after GC of
+ * every sector but one, as zms_calc_free_space() computes it on a 32-bit
+ * target. O(1) with the index covering the ids; otherwise (and in Zephyr
+ * mode) Zephyr's count over every ATE.
+ *
+ * returns:
+ *	the bytes (>= 0)
+ *	FC_ENOTMOUNTED, fs is not mounted
+ *	FC_ECORRUPT, a walk found no end
+ *	a flash error
+ *	fs stays mounted in every case.
+ */
+int fc_zms_calc_free_space(struct fc_zms *fs);
+
+/*
+ * fc_zms_active_sector_free_space - free bytes in the write sector, as
+ * zms_active_sector_free_space(). Reads no flash.
+ *
+ * returns:
+ *	the bytes (>= 0)
+ *	FC_ENOTMOUNTED, fs is not mounted
+ */
+int fc_zms_active_sector_free_space(struct fc_zms *fs);
+
 #ifndef FC_READONLY /* FC_READONLY: no writes, deletes, clear, GC or recovery that writes */
 /*
  * fc_zms_clear - erase every sector and give each its empty ATE, as
@@ -217,65 +273,7 @@ int fc_zms_write_hint(struct fc_zms *fs, fc_zms_id_t id, const void *data, size_
  *	the errors of fc_zms_write, leaving fs in the same state
  */
 int fc_zms_delete(struct fc_zms *fs, fc_zms_id_t id);
-#endif /* FC_READONLY */
 
-/*
- * fc_zms_read - copy up to len bytes of id's newest value into data (NULL
- * with len 0 learns the length). With cfg->data_crc, the CRC-32 of a value
- * stored outside its ATE is checked when the whole value fits in len.
- *
- * returns:
- *	the stored length (>= 0; may exceed len, then only len bytes are copied)
- *	FC_ENOTMOUNTED, fs is not mounted
- *	FC_EINVAL, data NULL with len > 0
- *	FC_ENOENT, id is not stored (never written, or deleted)
- *	FC_EBADCRC, the value fails its CRC-32 (data holds the bytes read)
- *	FC_ECORRUPT, the ATE places its value outside the sector, or a walk
- *		found no end
- *	a flash error
- *	fs stays mounted in every case.
- */
-int fc_zms_read(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len);
-
-/*
- * fc_zms_read_hist - fc_zms_read for the cnt-th older value of id (0 = the
- * newest), walking back through the log and counting deletes as Zephyr
- * does.
- *
- * returns:
- *	the stored length of that value
- *	FC_ENOENT, id has fewer than cnt + 1 values on flash, or that one is a
- *		delete
- *	the other errors of fc_zms_read; fs stays mounted in every case
- */
-int fc_zms_read_hist(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len, uint32_t cnt);
-
-/*
- * fc_zms_calc_free_space - bytes the partition would have free after GC of
- * every sector but one, as zms_calc_free_space() computes it on a 32-bit
- * target. O(1) with the index covering the ids; otherwise (and in Zephyr
- * mode) Zephyr's count over every ATE.
- *
- * returns:
- *	the bytes (>= 0)
- *	FC_ENOTMOUNTED, fs is not mounted
- *	FC_ECORRUPT, a walk found no end
- *	a flash error
- *	fs stays mounted in every case.
- */
-int fc_zms_calc_free_space(struct fc_zms *fs);
-
-/*
- * fc_zms_active_sector_free_space - free bytes in the write sector, as
- * zms_active_sector_free_space(). Reads no flash.
- *
- * returns:
- *	the bytes (>= 0)
- *	FC_ENOTMOUNTED, fs is not mounted
- */
-int fc_zms_active_sector_free_space(struct fc_zms *fs);
-
-#ifndef FC_READONLY
 /*
  * fc_zms_sector_use_next - close the write sector and move to the next one,
  * collecting the oldest sector (GC copies its live entries and erases it),
