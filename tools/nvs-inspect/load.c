@@ -371,8 +371,9 @@ static bool scan_partition(struct inspect *in)
 	}
 	if (n == 0 && zms && zms_header_count(in->file, in->file_len, &at) == 1) {
 		g_printerr("nvs-inspect: %s: one sector of the image ends with a ZMS empty ATE (at "
-			   "offset 0x%x): one header does not tell the sector size; give --dts, or "
-			   "--offset and --sector-size\n", in->input.name, at);
+			   "offset 0x%x), and under no sector size of 1 to 64 KiB that divides its "
+			   "end does it read as ZMS; give --dts, or --offset and --sector-size\n",
+			   in->input.name, at);
 		return false;
 	}
 	if (n == 0) {

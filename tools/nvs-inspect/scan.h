@@ -27,6 +27,7 @@ struct nvs_region {
 	uint32_t erased_after;  /* erased sectors counted at its end */
 	bool size_guessed;      /* no other data after it: its end is a guess */
 	bool zms;               /* found by zms_scan (closed: sectors with a header) */
+	uint32_t lone_fits;     /* zms_scan, one header: the sector sizes that fit as well */
 };
 
 /*

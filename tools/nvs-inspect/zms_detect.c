@@ -116,17 +116,19 @@ static bool better(const struct layout *a, const struct layout *b)
 	return a->as < b->as;
 }
 
-/* Headers whose 16 bytes of padding (32-byte slots) are erased. */
+/* A header whose 16 bytes of padding (a 32-byte slot) are erased. */
+static bool hdr_padded(const uint8_t *p, size_t len, uint32_t pos, uint8_t ev)
+{
+	return pos + 32 <= len && nvs_erased(p + pos + HDR_BYTES, 16, ev);
+}
+
 static bool padded(const uint8_t *p, size_t len, const GArray *hs, uint8_t ev)
 {
 	guint i;
 
-	for (i = 0; i < hs->len; i++) {
-		uint32_t pos = g_array_index(hs, struct hdr, i).pos;
-
-		if (pos + 32 > len || !nvs_erased(p + pos + HDR_BYTES, 16, ev))
+	for (i = 0; i < hs->len; i++)
+		if (!hdr_padded(p, len, g_array_index(hs, struct hdr, i).pos, ev))
 			return false;
-	}
 	return true;
 }
 
@@ -167,14 +169,22 @@ static void set_sector_size(struct inspect *in, struct zms_inspect *z, const str
 	z->ate_size = l->as;
 	z->sectors = l->n;
 	z->headers = l->headers;
+	uint32_t fits = in->scanned ? in->region.lone_fits : 0;
+	int n;
+
 	if (in->opt.sector_size)
 		z->ss_conf = NVS_CONF_GIVEN;
 	else
-		z->ss_conf = l->violations ? NVS_CONF_WEAK
+		z->ss_conf = l->violations || fits > 1 ? NVS_CONF_WEAK
 			     : l->headers >= 2 ? NVS_CONF_CERTAIN : NVS_CONF_LIKELY;
-	snprintf(z->ss_why, sizeof(z->ss_why),
-		 "%u of %u sectors end with a ZMS empty ATE, %u others hold data without one; "
-		 "%u-byte ATE slots", l->headers, l->n, l->violations, l->as);
+	n = snprintf(z->ss_why, sizeof(z->ss_why),
+		     "%u of %u sectors end with a ZMS empty ATE, %u others hold data without one; "
+		     "%u-byte ATE slots", l->headers, l->n, l->violations, l->as);
+	if (fits && !in->opt.sector_size && n > 0 && (size_t)n < sizeof(z->ss_why))
+		snprintf(z->ss_why + n, sizeof(z->ss_why) - (size_t)n,
+			 "; with one header, the power of two dividing its end under which its "
+			 "sector reads as ZMS best%s",
+			 fits > 1 ? ", as under a smaller size (the largest taken)" : "");
 }
 
 /* Id width and device kind from the headers' format and cycle counters. */
@@ -274,14 +284,50 @@ uint32_t zms_header_count(const uint8_t *img, size_t len, uint32_t *first)
  * last header (ZMS writes the header of every sector it erases: only sectors
  * never used are erased), a guess.
  */
+/* One header: the sector size that explains its sector's bytes best (zms_lone.c). */
+static struct layout lone_layout(const uint8_t *img, size_t len, const struct hdr *h,
+				 uint8_t ev, uint32_t *ties)
+{
+	struct layout best = { 0 };
+	uint32_t as, t;
+
+	*ties = 0;
+	for (as = 16; as <= 32; as += 16) {
+		struct layout l = { .as = as, .whole = true };
+
+		if (as == 32 && !hdr_padded(img, len, h->pos, ev))
+			continue;
+		l.ss = zms_lone_sector_size(img, h->pos + as, as, h->format == 1, ev, &t);
+		if (l.ss && !best.ss) {
+			best = l;
+			*ties = t;
+		}
+	}
+	return best;
+}
+
 int zms_scan(const uint8_t *img, size_t len, uint8_t ev, struct nvs_region *out, int max)
 {
 	GArray *hs = find_headers(img, len);
-	struct layout l = hs->len >= 2 ? scan_layout(img, len, hs, ev) : (struct layout){ 0 };
-	size_t first = l.ss ? (g_array_index(hs, struct hdr, 0).pos + l.as) % l.ss : 0;
+	struct hdr h0 = hs->len ? g_array_index(hs, struct hdr, 0) : (struct hdr){ 0 };
+	uint32_t ties = 0;
+	struct layout l = hs->len >= 2 ? scan_layout(img, len, hs, ev)
+			  : hs->len ? lone_layout(img, len, &h0, ev, &ties) : (struct layout){ 0 };
+	size_t first = l.ss ? (h0.pos + l.as) % l.ss : 0;
+	int n = 0, i;
 
+	if (l.ss)
+		n = scan_regions(img, len, first, l.ss, l.as, ev, zms_sector_look, out, max);
+	for (i = 0; i < n; i++) {
+		out[i].lone_fits = hs->len == 1 ? ties + 1 : 0;
+		/* a guessed end keeps the two sectors every ZMS partition has */
+		if (out[i].size_guessed && out[i].size < 2 * (size_t)l.ss) {
+			out[i].size = 2 * (size_t)l.ss;
+			out[i].erased_after++;
+		}
+	}
 	g_array_free(hs, TRUE);
-	return l.ss ? scan_regions(img, len, first, l.ss, l.as, ev, zms_sector_look, out, max) : 0;
+	return n;
 }
 
 struct fc_zms_config zms_inspect_config(const struct zms_inspect *z, const struct fc_flash *dev,

@@ -37,7 +37,7 @@ struct zms_inspect {
 	uint32_t headers;         /* sectors with a valid empty ATE */
 	uint32_t trailing;        /* bytes after the last whole sector */
 	uint32_t missing;         /* bytes short of the partition (read as erased) */
-	char ss_why[200], wb_why[200], erase_why[200], crc_why[200];
+	char ss_why[256], wb_why[200], erase_why[200], crc_why[200];
 
 	/* the partition: part (read-only device) and copy (the mount's) */
 	const uint8_t *part;
@@ -74,11 +74,20 @@ struct fc_zms_config zms_inspect_config(const struct zms_inspect *z, const struc
 bool zms_slot_erased(const uint8_t *p, size_t n, uint8_t ev);
 /*
  * zms_scan - regions of img (len bytes, erase value ev) that read as ZMS:
- * runs of sectors ending with a ZMS empty ATE (at least two in the image),
+ * runs of sectors ending with a ZMS empty ATE (one alone: zms_lone.c),
  * with the erased sectors between them, as nvs_scan (scan.h) does for NVS;
  * closed counts the sectors with a header. returns: regions written to out.
  */
 int zms_scan(const uint8_t *img, size_t len, uint8_t ev, struct nvs_region *out, int max);
+/*
+ * zms_lone_sector_size - the sector size of a partition whose only header
+ * ends at end in img (a power of two dividing end), where ATEs of as bytes
+ * (ids of 64 bits when id64) explain the sector's bytes best; *ties counts
+ * the other sizes that explain them as well (the largest is taken).
+ * returns: the size, or 0 when none reads as ZMS.
+ */
+uint32_t zms_lone_sector_size(const uint8_t *img, uint32_t end, uint32_t as, bool id64,
+			      uint8_t ev, uint32_t *ties);
 /* The ZMS empty ATEs in img, and where the first one is. */
 uint32_t zms_header_count(const uint8_t *img, size_t len, uint32_t *first);
 
