@@ -82,13 +82,13 @@ static int setup(struct fc_zms *fs, const struct fc_zms_config *cfg)
 
 /* ---- sector headers ---- */
 
-static uint8_t meta_format(const struct zate *empty)
+static uint8_t meta_format(const struct fc_zms_ate *empty)
 {
 	return empty->raw[14] & 0xf;
 }
 
 /* Note ZMS's magic; a version this engine does not know is refused. */
-static int check_magic(const struct zate *empty, bool *magic)
+static int check_magic(const struct fc_zms_ate *empty, bool *magic)
 {
 	if (empty->raw[13] != ZMS_MAGIC)
 		return 0;
@@ -117,7 +117,7 @@ static int check_magic(const struct zate *empty, bool *magic)
 static int recover_last(struct fc_zms *fs, uint32_t ws, uint32_t *above)
 {
 	uint32_t o = top_slot(fs), last = o - fs->ate_size, data_end = 0;
-	struct zate a;
+	struct fc_zms_ate a;
 	int found = 0;
 
 	*above = top_slot(fs);
@@ -149,7 +149,7 @@ static int ends_in_gc_done(struct fc_zms *fs, uint32_t s)
 {
 	uint8_t keep = fs->sector_cycle, cycle;
 	uint32_t above;
-	struct zate a;
+	struct fc_zms_ate a;
 	int rc = zms_cycle_or_zero_(fs, s, &fs->sector_cycle);
 
 	if (!rc)
@@ -166,10 +166,9 @@ static int ends_in_gc_done(struct fc_zms *fs, uint32_t s)
 /* 1 when sector s's close slot holds a torn close ATE. */
 static int torn_close_at(struct fc_zms *fs, uint32_t s)
 {
-	struct zate empty, close;
-	int rc = zms_header_(fs, s, &empty, &close);
+	int rc = zms_header_(fs, s);
 
-	return rc ? rc : zms_close_torn_(fs, s, &close);
+	return rc ? rc : zms_close_torn_(fs, s, &fs->close);
 }
 
 /*
@@ -184,7 +183,7 @@ static int torn_close_at(struct fc_zms *fs, uint32_t s)
  */
 static int last_is_write_sector(struct fc_zms *fs, uint32_t last)
 {
-	struct zate first;
+	struct fc_zms_ate first;
 	uint8_t cycle;
 	int rc = zms_ate_read_(fs, zaddr(fs, last, top_slot(fs)), &first), g0, gl;
 
@@ -222,28 +221,28 @@ static int last_is_write_sector(struct fc_zms *fs, uint32_t last)
 static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 {
 	uint32_t n = fs->cfg.sector_count, i, cur = 0, closed = 0;
-	struct zate empty, close;
+	const struct fc_zms_ate *empty = &fs->empty;
 	bool magic = false;
 	int rc;
 
 	(void)may_write; /* FC_READONLY: never */
 	for (i = 0; i < n; i++) {
 		cur = i;
-		rc = zms_closed_(fs, i, &empty, &close);
+		rc = zms_closed_(fs, i);
 		if (rc < 0)
 			return rc;
-		fs->sector_cycle = zcycle(&empty);
-		if (meta_format(&empty) != zms_format_(fs) || !rc)
+		fs->sector_cycle = zcycle(empty);
+		if (meta_format(empty) != zms_format_(fs) || !rc)
 			continue;
 		closed++;
-		rc = check_magic(&empty, &magic);
+		rc = check_magic(empty, &magic);
 		if (rc)
 			return rc;
 		cur = znext(fs, i);
-		rc = zms_closed_(fs, cur, &empty, &close);
+		rc = zms_closed_(fs, cur);
 		if (rc < 0)
 			return rc;
-		fs->sector_cycle = zcycle(&empty);
+		fs->sector_cycle = zcycle(empty);
 		if (!rc)
 			break;
 	}
@@ -251,7 +250,7 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 		return FC_ENOTSUP;
 #ifndef FC_READONLY
 	/* a cut before the empty ATE of a GC's new write sector: it holds nothing yet */
-	if (i < n && may_write && !zms_empty_valid_(fs, &empty)) {
+	if (i < n && may_write && !zms_empty_valid_(fs, empty)) {
 		rc = zms_erase_and_empty_(fs, cur);
 		if (!rc)
 			rc = zms_cycle_or_zero_(fs, cur, &fs->sector_cycle);
@@ -265,11 +264,11 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 			return rc;
 		if (!rc)
 			cur = znext(fs, cur);
-		rc = zms_header_(fs, cur, &empty, &close);
+		rc = zms_header_(fs, cur);
 		if (rc)
 			return rc;
-		if (meta_format(&empty) == zms_format_(fs) && zms_empty_valid_(fs, &empty))
-			rc = check_magic(&empty, &magic);
+		if (meta_format(empty) == zms_format_(fs) && zms_empty_valid_(fs, empty))
+			rc = check_magic(empty, &magic);
 #ifndef FC_READONLY
 		else if (may_write)
 			rc = zms_erase_and_empty_(fs, cur);
@@ -298,7 +297,7 @@ static int find_write_sector(struct fc_zms *fs, bool may_write, uint32_t *ws)
 static int skip_used_slots(struct fc_zms *fs, bool found, uint32_t *torn, uint32_t *above)
 {
 	uint32_t valid_above = top_slot(fs);
-	struct zate a;
+	struct fc_zms_ate a;
 
 	*torn = ZMS_NO_ADDR;
 	while (fs->ate_wra >= fs->data_wra) {
@@ -352,7 +351,7 @@ static int skip_dirty_data(struct fc_zms *fs)
  */
 static int unsettled(struct fc_zms *fs, uint32_t addr, bool newest)
 {
-	struct zate first;
+	struct fc_zms_ate first;
 	bool ok;
 	int rc = zms_ate_settled_(fs, addr, &first);
 
@@ -501,7 +500,7 @@ int fc_zms_clear(struct fc_zms *fs)
  * The newest ATE of id. Returns 1 with *a and *addr (a delete has a->len
  * 0; an index hit on one reads nothing), 0 when id is absent.
  */
-static int find_newest(struct fc_zms *fs, fc_zms_id_t id, struct zate *a, uint32_t *addr)
+static int find_newest(struct fc_zms *fs, fc_zms_id_t id, struct fc_zms_ate *a, uint32_t *addr)
 {
 	struct fc_zms_slot *slot;
 	uint32_t start;
@@ -532,7 +531,7 @@ static int find_newest(struct fc_zms *fs, fc_zms_id_t id, struct zate *a, uint32
 }
 
 /* Copy out (up to len bytes of) the value of ATE a at addr. */
-static int value_read(struct fc_zms *fs, const struct zate *a, uint32_t addr, void *data,
+static int value_read(struct fc_zms *fs, const struct fc_zms_ate *a, uint32_t addr, void *data,
 		      size_t len)
 {
 	uint32_t n = (uint32_t)FC_MIN(len, (size_t)a->len);
@@ -561,7 +560,7 @@ static int value_read(struct fc_zms *fs, const struct zate *a, uint32_t addr, vo
 
 int fc_zms_read_hist(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len, uint32_t cnt)
 {
-	struct zate a;
+	struct fc_zms_ate a;
 	uint32_t addr;
 	int rc;
 
@@ -601,7 +600,7 @@ int fc_zms_read(struct fc_zms *fs, fc_zms_id_t id, void *data, size_t len)
  * starts its window anew), else in 16-byte pieces through a's bytes (a is
  * spent): no buffer of its own on the stack.
  */
-static int value_equal(struct fc_zms *fs, struct zate *a, uint32_t addr, const uint8_t *data,
+static int value_equal(struct fc_zms *fs, struct fc_zms_ate *a, uint32_t addr, const uint8_t *data,
 		       uint32_t len)
 {
 	uint8_t *buf = fs->cfg.read_buf_size ? fs->cfg.read_buf : a->raw;
@@ -631,7 +630,7 @@ static int value_equal(struct fc_zms *fs, struct zate *a, uint32_t addr, const u
 static FC_NOINLINE int write_is_noop(struct fc_zms *fs, fc_zms_id_t id, const uint8_t *data, uint32_t len,
 			 unsigned int hints)
 {
-	struct zate a;
+	struct fc_zms_ate a;
 	uint32_t addr;
 	int rc;
 

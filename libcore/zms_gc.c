@@ -11,7 +11,7 @@
 /* ---- GC ---- */
 
 /* Is the valid ATE a at addr the newest of its id? w: scratch. */
-static int is_newest(struct fc_zms *fs, const struct zate *a, uint32_t addr, struct zate *w)
+static int is_newest(struct fc_zms *fs, const struct fc_zms_ate *a, uint32_t addr, struct fc_zms_ate *w)
 {
 	struct fc_zms_slot *slot = zephyr_mode(fs) ? NULL : zms_index_get_(fs, a->id);
 	uint32_t start, found = addr;
@@ -37,7 +37,7 @@ static int block_write(void *fs, uint32_t addr, const uint8_t *buf, uint32_t len
  * sector. Out of line: its block buffer stays off the frame the newest-ATE
  * walk runs under.
  */
-static FC_NOINLINE int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr)
+static FC_NOINLINE int gc_copy(struct fc_zms *fs, struct fc_zms_ate *a, uint32_t addr)
 {
 	uint32_t at;
 	int rc;
@@ -64,9 +64,9 @@ static FC_NOINLINE int gc_copy(struct fc_zms *fs, struct zate *a, uint32_t addr)
 }
 
 /* Copy the live entries of closed sector gs, newest first (z: two scratch ATEs). */
-static int gc_sector(struct fc_zms *fs, uint32_t gs, uint32_t lo, uint8_t gs_cycle, struct zate *z)
+static int gc_sector(struct fc_zms *fs, uint32_t gs, uint32_t lo, uint8_t gs_cycle, struct fc_zms_ate *z)
 {
-	struct zate *a = &z[0];
+	struct fc_zms_ate *a = &z[0];
 
 	zms_win_reset_(fs);
 	for (uint32_t o = lo; o <= top_slot(fs); o += fs->ate_size) {
@@ -94,14 +94,14 @@ static int gc_sector(struct fc_zms *fs, uint32_t gs, uint32_t lo, uint8_t gs_cyc
 int zms_gc_(struct fc_zms *fs)
 {
 	uint32_t ws = zsect(fs, fs->ate_wra), gs = znext(fs, ws);
-	struct zate z[2]; /* gs's empty and close ATEs, then the copy's scratch */
+	struct fc_zms_ate z[2]; /* the copy's scratch */
 	int rc = zms_enter_sector_(fs, ws);
 
 	if (rc)
 		return rc;
-	rc = zms_closed_(fs, gs, &z[0], &z[1]);
+	rc = zms_closed_(fs, gs);
 	if (rc > 0)
-		rc = gc_sector(fs, gs, z[1].offset, zcycle(&z[0]), z);
+		rc = gc_sector(fs, gs, fs->close.offset, zcycle(&fs->empty), z);
 	if (rc < 0)
 		return rc;
 	zms_ate_special_(fs, z[0].raw, zoffs(fs, fs->data_wra), fs->sector_cycle);

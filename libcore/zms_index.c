@@ -142,7 +142,7 @@ void zms_index_drop_sector_(struct fc_zms *fs, uint32_t s)
 /* Note the valid id ATEs of sector s from offset lo up, newest first. */
 static int build_sector(struct fc_zms *fs, uint32_t s, uint32_t lo)
 {
-	struct zate a;
+	struct fc_zms_ate a;
 	uint8_t cycle;
 	int rc = zms_cycle_or_zero_(fs, s, &cycle);
 
@@ -164,7 +164,6 @@ static int build_sector(struct fc_zms *fs, uint32_t s, uint32_t lo)
 /* Fill the index from the log, newest ATE first: the first ATE of an id wins. */
 int zms_index_build_(struct fc_zms *fs)
 {
-	struct zate empty, close;
 	uint32_t ws = zsect(fs, fs->ate_wra), s = ws, lo = zoffs(fs, fs->ate_wra);
 	int rc;
 
@@ -181,10 +180,10 @@ int zms_index_build_(struct fc_zms *fs)
 		s = zprev(fs, s);
 		if (s == ws)
 			break;
-		rc = zms_closed_(fs, s, &empty, &close);
+		rc = zms_closed_(fs, s);
 		if (rc <= 0)
 			return rc;
-		lo = close.offset;
+		lo = fs->close.offset;
 	}
 	return 0;
 }

@@ -17,24 +17,14 @@
 #define ZMS_MAGIC 0x42u
 #define ZMS_SETTLE_READS 8u  /* reads of a suspect ATE at mount that must agree */
 
-/* A decoded ATE (32 bytes: it sits in the frames of the deepest paths). */
-struct zate {
-	fc_zms_id_t id;
-	uint32_t offset;   /* bytes 8-11 (32-bit ids) or 12-15 (64-bit ids) */
-	uint16_t len;
-	bool crc_ok;
-	bool in_range;     /* a value outside the ATE ends below its slot */
-	uint8_t raw[FC_ZMS_ATE_BYTES];
-};
-
 /* Byte 1: the cycle counter. */
-static inline uint8_t zcycle(const struct zate *a)
+static inline uint8_t zcycle(const struct fc_zms_ate *a)
 {
 	return a->raw[1];
 }
 
 /* Bytes 12-15: the data CRC (an empty ATE's: version, magic, format). */
-static inline uint32_t zmeta(const struct zate *a)
+static inline uint32_t zmeta(const struct fc_zms_ate *a)
 {
 	return fc_get_le32(a->raw + 12);
 }
@@ -99,7 +89,7 @@ static inline uint32_t zms_value_at(const struct fc_zms *fs)
 }
 
 /* An ATE's inline value bytes. */
-static inline const uint8_t *zinline(const struct fc_zms *fs, const struct zate *a)
+static inline const uint8_t *zinline(const struct fc_zms *fs, const struct fc_zms_ate *a)
 {
 	return a->raw + zms_value_at(fs);
 }
@@ -120,16 +110,16 @@ int zms_erase_(struct fc_zms *fs, uint32_t s);
 int zms_al_write_(struct fc_zms *fs, uint32_t addr, const uint8_t *data, uint32_t len);
 int zms_dirty_end_(struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end);
 
-bool zms_erased_(const struct fc_zms *fs, const struct zate *a);
-int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a);
+bool zms_erased_(const struct fc_zms *fs, const struct fc_zms_ate *a);
+int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct fc_zms_ate *a);
 /* A scan starts with cfg.read_buf holding nothing (the reads of each scan are its own). */
 static inline void zms_win_reset_(struct fc_zms *fs)
 {
 	fs->win.len = 0;
 }
 
-int zms_win_ate_(struct fc_zms *fs, uint32_t addr, struct zate *a);
-int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a);
+int zms_win_ate_(struct fc_zms *fs, uint32_t addr, struct fc_zms_ate *a);
+int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct fc_zms_ate *a);
 void zms_ate_entry_(const struct fc_zms *fs, uint8_t *b, fc_zms_id_t id, const uint8_t *data,
 		    uint32_t len, uint32_t offset);
 void zms_ate_special_(const struct fc_zms *fs, uint8_t *b, uint32_t offset, uint8_t cycle);
@@ -137,24 +127,24 @@ void zms_ate_empty_(const struct fc_zms *fs, uint8_t *b, uint8_t cycle);
 void zms_ate_seal_(uint8_t *b);
 int zms_ate_program_(struct fc_zms *fs, const uint8_t *b);
 
-bool zms_valid_(const struct zate *a, uint8_t cycle);
-bool zms_empty_valid_(const struct fc_zms *fs, const struct zate *a);
-bool zms_close_valid_(const struct fc_zms *fs, const struct zate *a);
-bool zms_gc_done_valid_(const struct fc_zms *fs, const struct zate *a);
+bool zms_valid_(const struct fc_zms_ate *a, uint8_t cycle);
+bool zms_empty_valid_(const struct fc_zms *fs, const struct fc_zms_ate *a);
+bool zms_close_valid_(const struct fc_zms *fs, const struct fc_zms_ate *a);
+bool zms_gc_done_valid_(const struct fc_zms *fs, const struct fc_zms_ate *a);
 uint8_t zms_format_(const struct fc_zms *fs);
-int zms_header_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close);
-int zms_closed_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close);
-int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *close);
-int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle, struct zate *e);
-int zms_ate_settled_(const struct fc_zms *fs, uint32_t addr, struct zate *a);
+int zms_header_(struct fc_zms *fs, uint32_t s);
+int zms_closed_(struct fc_zms *fs, uint32_t s);
+int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct fc_zms_ate *close);
+int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle, struct fc_zms_ate *e);
+int zms_ate_settled_(const struct fc_zms *fs, uint32_t addr, struct fc_zms_ate *a);
 int zms_cycle_or_zero_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle);
 int zms_cycle_at_(const struct fc_zms *fs, uint32_t addr, uint32_t *last_sector, uint8_t *cycle);
-int zms_prev_addr_(const struct fc_zms *fs, uint32_t *addr);
-int zms_find_id_(const struct fc_zms *fs, fc_zms_id_t id, uint32_t start, uint32_t end,
-		 struct zate *a, uint32_t *found);
+int zms_prev_addr_(struct fc_zms *fs, uint32_t *addr);
+int zms_find_id_(struct fc_zms *fs, fc_zms_id_t id, uint32_t start, uint32_t end,
+		 struct fc_zms_ate *a, uint32_t *found);
 uint32_t zms_max_steps_(const struct fc_zms *fs);
 int zms_free_in_(const struct fc_zms *fs, uint32_t data_wra, uint32_t ate_wra);
-int zms_data_crc_ok_(struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok);
+int zms_data_crc_ok_(struct fc_zms *fs, uint32_t s, const struct fc_zms_ate *a, bool *ok);
 
 /* zms.c: locate the write position and build the index, writing nothing. */
 int zms_mount_ro_(struct fc_zms *fs, const struct fc_zms_config *cfg);
@@ -236,6 +226,6 @@ static inline int zms_zcache_rebuild_(struct fc_zms *fs)
 #endif
 
 /* zms_log.c: Zephyr's free-space count, also for an index that refused ids. */
-int zms_zephyr_free_space_(const struct fc_zms *fs);
+int zms_zephyr_free_space_(struct fc_zms *fs);
 
 #endif /* FDTCACHE_ZMS_INT_H */

@@ -160,7 +160,7 @@ uint8_t zms_format_(const struct fc_zms *fs)
  * crc8 matched by chance (a torn offset reads as the erase value) has one.
  * decode_raw: the bytes already in a->raw.
  */
-static void decode_raw(const struct fc_zms *fs, uint32_t addr, struct zate *a)
+static void decode_raw(const struct fc_zms *fs, uint32_t addr, struct fc_zms_ate *a)
 {
 	const uint8_t *b = a->raw;
 	uint32_t at = zms_value_at(fs);
@@ -176,7 +176,7 @@ static void decode_raw(const struct fc_zms *fs, uint32_t addr, struct zate *a)
 }
 
 /* Are all 16 bytes of a the erase value? */
-bool zms_erased_(const struct fc_zms *fs, const struct zate *a)
+bool zms_erased_(const struct fc_zms *fs, const struct fc_zms_ate *a)
 {
 	for (uint32_t i = 0; i < FC_ZMS_ATE_BYTES; i++)
 		if (a->raw[i] != zerase_value(fs))
@@ -185,7 +185,7 @@ bool zms_erased_(const struct fc_zms *fs, const struct zate *a)
 }
 
 /* Read straight into a->raw: no copy, no buffer in this frame. */
-int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
+int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct fc_zms_ate *a)
 {
 	int rc = zms_flash_rd_(fs, addr, a->raw, FC_ZMS_ATE_BYTES);
 
@@ -200,7 +200,7 @@ int zms_ate_read_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
  * size-aligned piece of the sector around addr is read, so scans up or
  * down and lookups that land near each other read each piece once.
  */
-static int window_ate(struct fc_zms *fs, struct fc_zms_win *w, uint32_t addr, struct zate *a)
+static int window_ate(struct fc_zms *fs, struct fc_zms_win *w, uint32_t addr, struct fc_zms_ate *a)
 {
 	bool cache = w == &fs->cache_win;
 	uint8_t *buf = cache ? fs->cfg.ate_cache : fs->cfg.read_buf;
@@ -227,7 +227,7 @@ static int window_ate(struct fc_zms *fs, struct fc_zms_win *w, uint32_t addr, st
 }
 
 /* An ATE through the caller's cache window. */
-int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a)
+int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct fc_zms_ate *a)
 {
 	if (!cache_on(fs))
 		return zms_ate_read_(fs, addr, a);
@@ -238,7 +238,7 @@ int zms_ate_read_cached_(struct fc_zms *fs, uint32_t addr, struct zate *a)
  * An ATE of a scan through cfg.read_buf. Zephyr mode reads each ATE on its
  * own, as Zephyr does, and so does a configuration without the buffer.
  */
-int zms_win_ate_(struct fc_zms *fs, uint32_t addr, struct zate *a)
+int zms_win_ate_(struct fc_zms *fs, uint32_t addr, struct fc_zms_ate *a)
 {
 	if (zephyr_mode(fs) || !fs->cfg.read_buf_size)
 		return zms_ate_read_(fs, addr, a);
@@ -314,37 +314,38 @@ int zms_ate_program_(struct fc_zms *fs, const uint8_t *b)
 
 /* ---- validity ---- */
 
-bool zms_valid_(const struct zate *a, uint8_t cycle)
+bool zms_valid_(const struct fc_zms_ate *a, uint8_t cycle)
 {
 	return a->crc_ok && a->in_range && zcycle(a) == cycle;
 }
 
-bool zms_empty_valid_(const struct fc_zms *fs, const struct zate *a)
+bool zms_empty_valid_(const struct fc_zms *fs, const struct fc_zms_ate *a)
 {
 	return a->crc_ok && a->len == ZMS_EMPTY_LEN && a->id == zhead_id(fs);
 }
 
 /* Also checks the offset stays inside the sector, so a walk never leaves it. */
-bool zms_close_valid_(const struct fc_zms *fs, const struct zate *a)
+bool zms_close_valid_(const struct fc_zms *fs, const struct fc_zms_ate *a)
 {
 	return a->crc_ok && !a->len && a->id == zhead_id(fs) && a->offset < close_slot(fs) &&
 	       !((zss(fs) - a->offset) & (fs->ate_size - 1u));
 }
 
-bool zms_gc_done_valid_(const struct fc_zms *fs, const struct zate *a)
+bool zms_gc_done_valid_(const struct fc_zms *fs, const struct fc_zms_ate *a)
 {
 	return a->crc_ok && !a->len && a->id == zhead_id(fs);
 }
 
-int zms_header_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close)
+/* Read sector s's close and empty ATEs into fs->close and fs->empty. */
+int zms_header_(struct fc_zms *fs, uint32_t s)
 {
-	int rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), close);
+	int rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), &fs->close);
 
-	return rc ? rc : zms_ate_read_(fs, zaddr(fs, s, empty_slot(fs)), empty);
+	return rc ? rc : zms_ate_read_(fs, zaddr(fs, s, empty_slot(fs)), &fs->empty);
 }
 
 /* 1 when the close slot of s holds bytes but no valid close ATE (a cut close). */
-int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *close)
+int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct fc_zms_ate *close)
 {
 	/* the slot's padding: at most FC_ZMS_BLOCK - FC_ZMS_ATE_BYTES bytes, one read */
 	uint8_t pad[FC_ZMS_BLOCK - FC_ZMS_ATE_BYTES];
@@ -372,7 +373,7 @@ int zms_close_torn_(const struct fc_zms *fs, uint32_t s, const struct zate *clos
  * the caller's scratch.
  */
 static int scan_valid(const struct fc_zms *fs, uint32_t s, uint8_t cycle, uint32_t *last,
-		      struct zate *a)
+		      struct fc_zms_ate *a)
 {
 	uint32_t data_end = 0;
 	int gc_done = 0;
@@ -398,12 +399,14 @@ static int scan_valid(const struct fc_zms *fs, uint32_t s, uint8_t cycle, uint32
  * sector holds a gc_done ATE (the GC that follows a close ended), or while
  * it is fs->torn_sector (the mount that found the cut moved on from it):
  * the close ATE is never programmed again. Its last ATE is found by a scan.
- * The scans read through *close (no ATE of their own on the deepest path)
- * and leave in it what the callers of a closed sector use.
+ * The scans read through fs->close (no ATE of their own on the deepest
+ * path), which then holds the one field callers of a closed sector read:
+ * the offset of its last ATE (the cycle is fs->empty's).
  */
-static int torn_closed(const struct fc_zms *fs, uint32_t s, const struct zate *empty,
-		       struct zate *close)
+static int torn_closed(struct fc_zms *fs, uint32_t s)
 {
+	const struct fc_zms_ate *empty = &fs->empty;
+	struct fc_zms_ate *close = &fs->close;
 	uint32_t last, nx = znext(fs, s);
 	uint8_t cycle;
 	int rc;
@@ -424,32 +427,29 @@ static int torn_closed(const struct fc_zms *fs, uint32_t s, const struct zate *e
 	rc = scan_valid(fs, s, zcycle(empty), &last, close);
 	if (rc < 0)
 		return rc;
-	close->raw[1] = zcycle(empty);
-	close->len = 0;
-	close->id = zhead_id(fs);
 	close->offset = last;
-	close->crc_ok = true;
 	return 1;
 }
 
 /*
  * 1 when sector s is closed (valid empty and close ATEs of one cycle, or a
- * torn close ATE as torn_closed() allows), 0 if not.
+ * torn close ATE as torn_closed() allows), 0 if not; its header is left in
+ * fs->empty and fs->close.
  */
-int zms_closed_(const struct fc_zms *fs, uint32_t s, struct zate *empty, struct zate *close)
+int zms_closed_(struct fc_zms *fs, uint32_t s)
 {
-	int rc = zms_header_(fs, s, empty, close);
+	int rc = zms_header_(fs, s);
 
 	if (rc)
 		return rc;
-	if (zms_empty_valid_(fs, empty) && zms_close_valid_(fs, close) &&
-	    zcycle(empty) == zcycle(close))
+	if (zms_empty_valid_(fs, &fs->empty) && zms_close_valid_(fs, &fs->close) &&
+	    zcycle(&fs->empty) == zcycle(&fs->close))
 		return 1;
-	return torn_closed(fs, s, empty, close);
+	return torn_closed(fs, s);
 }
 
 /* The cycle of sector s's empty ATE, read into *e; FC_ENOENT when it has none. */
-int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle, struct zate *e)
+int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle, struct fc_zms_ate *e)
 {
 	int rc = zms_ate_read_(fs, zaddr(fs, s, empty_slot(fs)), e);
 
@@ -462,9 +462,9 @@ int zms_sector_cycle_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle, struc
 }
 
 /* 1 when ZMS_SETTLE_READS reads of the ATE at addr agree (*a: the first), 0 if not. */
-int zms_ate_settled_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
+int zms_ate_settled_(const struct fc_zms *fs, uint32_t addr, struct fc_zms_ate *a)
 {
-	struct zate again;
+	struct fc_zms_ate again;
 	int rc = zms_ate_read_(fs, addr, a);
 
 	for (uint32_t k = 1; !rc && k < ZMS_SETTLE_READS; k++) {
@@ -478,7 +478,7 @@ int zms_ate_settled_(const struct fc_zms *fs, uint32_t addr, struct zate *a)
 /* As zms_sector_cycle_, with cycle 0 for a sector without an empty ATE (as Zephyr). */
 int zms_cycle_or_zero_(const struct fc_zms *fs, uint32_t s, uint8_t *cycle)
 {
-	struct zate e;
+	struct fc_zms_ate e;
 	int rc = zms_sector_cycle_(fs, s, cycle, &e);
 
 	if (rc == FC_ENOENT) {
@@ -508,9 +508,8 @@ int zms_cycle_at_(const struct fc_zms *fs, uint32_t addr, uint32_t *last_sector,
  * into the previous sector at its last ATE when that one is closed; back
  * at ate_wra when the log ends.
  */
-int zms_prev_addr_(const struct fc_zms *fs, uint32_t *addr)
+int zms_prev_addr_(struct fc_zms *fs, uint32_t *addr)
 {
-	struct zate empty, close;
 	uint32_t s;
 	int rc;
 
@@ -518,10 +517,10 @@ int zms_prev_addr_(const struct fc_zms *fs, uint32_t *addr)
 	if (zoffs(fs, *addr) != close_slot(fs))
 		return 0;
 	s = zprev(fs, zsect(fs, *addr));
-	rc = zms_closed_(fs, s, &empty, &close);
+	rc = zms_closed_(fs, s);
 	if (rc < 0)
 		return rc;
-	*addr = rc ? zaddr(fs, s, close.offset) : fs->ate_wra;
+	*addr = rc ? zaddr(fs, s, fs->close.offset) : fs->ate_wra;
 	return 0;
 }
 
@@ -537,8 +536,8 @@ uint32_t zms_max_steps_(const struct fc_zms *fs)
  * end, stopping at the first ATE of id valid in its sector's cycle.
  * Returns 1 with *a and *found, 0 when there is none, or an error.
  */
-int zms_find_id_(const struct fc_zms *fs, fc_zms_id_t id, uint32_t start, uint32_t end,
-		 struct zate *a, uint32_t *found)
+int zms_find_id_(struct fc_zms *fs, fc_zms_id_t id, uint32_t start, uint32_t end,
+		 struct fc_zms_ate *a, uint32_t *found)
 {
 	uint32_t addr = start, cur, last_sector = ZMS_NO_ADDR, steps = 0;
 	uint8_t cycle = 0;
@@ -571,7 +570,7 @@ next:
  * *ok: the value of ATE a (in sector s, outside the ATE) matches its data
  * CRC; false without cfg->data_crc or a value outside.
  */
-int zms_data_crc_ok_(struct fc_zms *fs, uint32_t s, const struct zate *a, bool *ok)
+int zms_data_crc_ok_(struct fc_zms *fs, uint32_t s, const struct fc_zms_ate *a, bool *ok)
 {
 	uint8_t piece[FC_ZMS_BLOCK];
 	uint32_t crc = 0, src = zaddr(fs, s, 0) + a->offset, unit;
@@ -611,11 +610,11 @@ int zms_free_in_(const struct fc_zms *fs, uint32_t data_wra, uint32_t ate_wra)
  * zms_calc_free_space, as Zephyr computes it (one walk per counted ATE):
  * Zephyr mode's count, and the one left when the index refused an id.
  */
-int zms_zephyr_free_space_(const struct fc_zms *fs)
+int zms_zephyr_free_space_(struct fc_zms *fs)
 {
 	uint32_t step = fs->ate_wra, found;
 	uint8_t cycle = fs->sector_cycle;
-	struct zate a, w, empty, close;
+	struct fc_zms_ate a, w;
 	int free_space = 0;
 
 	for (uint32_t left = fs->cfg.sector_count - 1;; ) {
@@ -642,12 +641,12 @@ int zms_zephyr_free_space_(const struct fc_zms *fs)
 		if (--left == 0)
 			return free_space;
 		s = zprev(fs, zsect(fs, step));
-		rc = zms_closed_(fs, s, &empty, &close);
+		rc = zms_closed_(fs, s);
 		if (rc < 0)
 			return rc;
 		if (rc) {
-			step = zaddr(fs, s, close.offset);
-			cycle = zcycle(&close);
+			step = zaddr(fs, s, fs->close.offset);
+			cycle = zcycle(&fs->empty);
 		} else {
 			step = zaddr(fs, s, close_slot(fs));
 		}

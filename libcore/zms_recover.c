@@ -15,16 +15,15 @@
 static int add_empty(struct fc_zms *fs, uint32_t s)
 {
 	uint8_t b[FC_ZMS_ATE_BYTES], cycle;
-	struct zate close;
 	int rc = zms_cycle_or_zero_(fs, s, &cycle);
 
 	if (rc)
 		return rc;
-	rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), &close);
+	rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), &fs->close);
 	if (rc)
 		return rc;
 	cycle++;
-	if (zcycle(&close) == cycle)
+	if (zcycle(&fs->close) == cycle)
 		cycle++;
 	zms_ate_empty_(fs, b, cycle);
 	return zms_al_write_(fs, zaddr(fs, s, empty_slot(fs)), b, FC_ZMS_ATE_BYTES);
@@ -53,7 +52,7 @@ int zms_erase_and_empty_(struct fc_zms *fs, uint32_t s)
  */
 int zms_enter_sector_(struct fc_zms *fs, uint32_t ws)
 {
-	struct zate e;
+	struct fc_zms_ate e;
 	int rc = zms_ate_settled_(fs, zaddr(fs, ws, empty_slot(fs)), &e);
 
 	if (rc < 0)
@@ -73,7 +72,7 @@ int zms_enter_sector_(struct fc_zms *fs, uint32_t ws)
  */
 static int has_gc_done(const struct fc_zms *fs)
 {
-	struct zate a;
+	struct fc_zms_ate a;
 
 	for (uint32_t at = fs->ate_wra + fs->ate_size;
 	     zoffs(fs, at) < close_slot(fs); at += fs->ate_size) {
@@ -93,7 +92,7 @@ static int has_gc_done(const struct fc_zms *fs)
  * the one the next GC starts with), which is done again here so that no
  * later program meets those bytes. Erasable flash only.
  */
-static int finish_torn_erase(struct fc_zms *fs, uint32_t s, const struct zate *empty)
+static int finish_torn_erase(struct fc_zms *fs, uint32_t s, const struct fc_zms_ate *empty)
 {
 	uint32_t end;
 	int rc;
@@ -116,13 +115,12 @@ static int finish_torn_erase(struct fc_zms *fs, uint32_t s, const struct zate *e
 int zms_recover_gc_(struct fc_zms *fs)
 {
 	uint32_t ws = zsect(fs, fs->ate_wra), nx = znext(fs, ws);
-	struct zate empty, close;
-	int rc = zms_closed_(fs, nx, &empty, &close);
+	int rc = zms_closed_(fs, nx);
 
 	if (rc < 0)
 		return rc;
 	if (!rc)
-		return finish_torn_erase(fs, nx, &empty);
+		return finish_torn_erase(fs, nx, &fs->empty);
 	rc = has_gc_done(fs);
 	if (rc < 0)
 		return rc;

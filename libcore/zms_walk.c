@@ -12,7 +12,7 @@ struct walk {
 	void *ctx;
 };
 
-static enum fc_zms_ate_status ate_status(const struct fc_zms *fs, const struct zate *a,
+static enum fc_zms_ate_status ate_status(const struct fc_zms *fs, const struct fc_zms_ate *a,
 					 uint32_t addr, uint8_t cycle)
 {
 	const struct fc_zms_slot *slot;
@@ -55,7 +55,7 @@ static int walk_ates(struct walk *wk, uint32_t s, uint32_t lo, struct fc_zms_sec
 {
 	struct fc_zms *fs = &wk->fs;
 	struct fc_zms_ate_info ai;
-	struct zate a;
+	struct fc_zms_ate a;
 
 	zms_win_reset_(fs);
 	for (uint32_t o = lo; o <= top_slot(fs); o += fs->ate_size) {
@@ -90,25 +90,25 @@ static int walk_ates(struct walk *wk, uint32_t s, uint32_t lo, struct fc_zms_sec
 }
 
 /* A torn close ATE the engine counts as closed (zms_closed_) is labelled closed too. */
-static int sector_info(const struct fc_zms *fs, uint32_t s, struct fc_zms_sector_info *si)
+static int sector_info(struct fc_zms *fs, uint32_t s, struct fc_zms_sector_info *si)
 {
-	struct zate empty, close;
-	int rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), &close);
+	const struct fc_zms_ate *empty = &fs->empty;
+	int rc = zms_ate_read_(fs, zaddr(fs, s, close_slot(fs)), &fs->close);
 
 	if (rc)
 		return rc;
 	FC_MEMSET(si, 0, sizeof(*si));
 	si->sector = s;
-	si->close_cycle = zcycle(&close);
-	rc = zms_closed_(fs, s, &empty, &close);
+	si->close_cycle = zcycle(&fs->close);
+	rc = zms_closed_(fs, s);
 	if (rc < 0)
 		return rc;
-	if (!zms_empty_valid_(fs, &empty))
+	if (!zms_empty_valid_(fs, empty))
 		return 0;
 	si->state = rc ? FC_ZMS_SECTOR_CLOSED : FC_ZMS_SECTOR_OPEN;
-	si->cycle = zcycle(&empty);
-	si->format = empty.raw[14] & 0xf;
-	si->version = empty.raw[12];
+	si->cycle = zcycle(empty);
+	si->format = empty->raw[14] & 0xf;
+	si->version = empty->raw[12];
 	return 0;
 }
 
@@ -118,19 +118,18 @@ static int report(struct walk *wk, const struct fc_zms_sector_info *si)
 }
 
 /* The next older sector of the log after s, or ZMS_NO_ADDR where the log ends. */
-static int older(const struct fc_zms *fs, uint32_t s, uint32_t ws, uint32_t *prev, uint32_t *lo)
+static int older(struct fc_zms *fs, uint32_t s, uint32_t ws, uint32_t *prev, uint32_t *lo)
 {
-	struct zate empty, close;
 	int rc;
 
 	*prev = zprev(fs, s);
 	if (*prev == ws)
 		goto end;
-	rc = zms_closed_(fs, *prev, &empty, &close);
+	rc = zms_closed_(fs, *prev);
 	if (rc < 0)
 		return rc;
 	if (rc) {
-		*lo = close.offset;
+		*lo = fs->close.offset;
 		return 0;
 	}
 end:

@@ -70,7 +70,7 @@ int zms_zcache_rebuild_(struct fc_zms *fs)
 {
 	uint32_t addr = fs->ate_wra, last_sector = ZMS_NO_ADDR, steps = 0;
 	uint8_t cycle = 0;
-	struct zate a;
+	struct fc_zms_ate a;
 
 	zms_zcache_fill_(fs, ZMS_NO_ADDR);
 	if (!fs->cfg.index_slot_count)

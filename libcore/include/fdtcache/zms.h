@@ -97,6 +97,16 @@ struct fc_zms_win {
 	uint32_t addr, len;
 };
 
+/* private: a decoded ATE (32 bytes) */
+struct fc_zms_ate {
+	fc_zms_id_t id;
+	uint32_t offset;   /* bytes 8-11 (32-bit ids) or 12-15 (64-bit ids) */
+	uint16_t len;
+	bool crc_ok;
+	bool in_range;     /* a value outside the ATE ends below its slot */
+	uint8_t raw[FC_ZMS_ATE_BYTES];
+};
+
 struct fc_zms {
 	struct fc_zms_config cfg;
 	bool mounted;
@@ -113,6 +123,10 @@ struct fc_zms {
 	struct fc_zms_win cache_win; /* what cfg.ate_cache holds */
 	uint32_t torn_sector;    /* left with a torn close ATE by this mount, or UINT32_MAX */
 	struct fc_zms_win win;   /* what cfg.read_buf holds */
+	/* the sector header read last (zms_header_, zms_closed_, a new empty
+	 * ATE's cycle): here, not in the frames of the walk to an id's newest
+	 * ATE, which checks whether a sector is closed at each sector step */
+	struct fc_zms_ate empty, close;
 };
 
 /*
