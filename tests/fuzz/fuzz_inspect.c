@@ -2,7 +2,7 @@
 /*
  * nvs-inspect's whole run (load, geometry, walk, mount on a copy, checks,
  * salvage) and each of its views over any dump, with the view and geometry
- * options taken from the first two bytes. What it prints is read back: the
+ * options (--partition auto among them) taken from the first two bytes. What it prints is read back: the
  * JSON parses and is UTF-8, a table holds no control byte but newlines, and
  * the dump is never written.
  */
@@ -45,6 +45,7 @@ static void options_from(struct options *o, uint8_t views, uint8_t geo)
 	if (geo & 0x0c)
 		o->write_block = 1u << ((geo >> 2) & 0x03);
 	o->erase_value = (geo & 0x70) == 0x10 ? g_strdup("0x00") : NULL;
+	o->partition = (geo & 0x70) == 0x40 ? g_strdup("auto") : NULL; /* the scan */
 	o->data_crc = g_strdup((geo & 0x60) == 0x60 ? "on" : "auto");
 }
 
