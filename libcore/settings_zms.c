@@ -78,19 +78,26 @@ static bool is_node_id(uint32_t id)
 }
 
 /*
- * Could a save, delete or init have written nd under node id? Links name
- * the head or node ids, and only the head has no previous node. Anything
- * else is an ATE a cut left with its value bytes erased whose crc8 matched
- * by chance ({0, 0} on a 0x00 flash): Zephyr follows its next link and
- * ends the list there, losing every node after it.
+ * Decode the node value read into nd's bytes; could a save, delete or init
+ * have written it under node id? Links name the head or node ids, and only
+ * the head has no previous node. Anything else is an ATE a cut left with
+ * its value bytes erased whose crc8 matched by chance ({0, 0} on a 0x00
+ * flash): Zephyr follows its next link and ends the list there, losing
+ * every node after it. Out of line: what it keeps in registers stays out
+ * of the frame fc_zms_read_hist runs under.
  */
-static bool node_plausible(uint32_t id, const struct node *nd)
+static FC_NOINLINE bool node_plausible(uint32_t id, struct node *nd)
 {
-	if (nd->next && !is_node_id(nd->next))
+	const uint8_t *b = (const uint8_t *)nd;
+	uint32_t prev = fc_get_le32(b), next = fc_get_le32(b + 4);
+
+	nd->prev = prev;
+	nd->next = next;
+	if (next && !is_node_id(next))
 		return false;
 	if (id == FC_SETTINGS_ZMS_HEAD)
-		return !nd->prev;
-	return nd->prev == FC_SETTINGS_ZMS_HEAD || is_node_id(nd->prev);
+		return !prev;
+	return prev == FC_SETTINGS_ZMS_HEAD || is_node_id(prev);
 }
 
 /*
@@ -99,25 +106,19 @@ static bool node_plausible(uint32_t id, const struct node *nd)
  */
 static int node_read_at(struct fc_zms *fs, uint32_t id, struct node *nd, bool *older)
 {
-	uint8_t *b = (uint8_t *)nd; /* the value is read in place, then decoded */
-	int rc = 0;
-
 	for (uint32_t k = 0; k <= max_nodes(fs); k++) {
-		uint32_t prev, next;
+		/* the value is read in place, then decoded */
+		int rc = fc_zms_read_hist(fs, id, nd, NODE_BYTES, k);
 
-		rc = fc_zms_read_hist(fs, id, b, NODE_BYTES, k);
 		if (rc < 0)
 			return rc; /* FC_ENOENT: none plausible, as if never written */
 		if (rc != NODE_BYTES)
 			return FC_ECORRUPT;
-		prev = fc_get_le32(b);
-		next = fc_get_le32(b + 4);
-		nd->prev = prev;
-		nd->next = next;
-		if (older)
-			*older = k > 0;
-		if (node_plausible(id, nd))
+		if (node_plausible(id, nd)) {
+			if (older)
+				*older = k > 0;
 			return 0;
+		}
 	}
 	return FC_ECORRUPT;
 }
