@@ -64,22 +64,21 @@ static int data_prog(struct fc_nvs *fs, const uint8_t *data, uint32_t len)
 
 /*
  * Data at data_wra: its whole write blocks, then the rest padded to the
- * write block, the CRC-32 directly after the value.
+ * write block, with cfg.data_crc its CRC-32 (crc) directly after the value.
  */
-
-static int data_write(struct fc_nvs *fs, const uint8_t *data, uint32_t len, bool add_crc)
+static int data_write(struct fc_nvs *fs, const uint8_t *data, uint32_t len, uint32_t crc)
 {
 	uint8_t buf[NVS_BLOCK + NVS_CRC_SIZE];
 	uint32_t whole = len & ~(wbs(fs) - 1u), tail = len - whole;
 	int rc;
 
-	if (!add_crc || !len)
+	if (!fs->cfg.data_crc || !len)
 		return data_prog(fs, data, len);
 	rc = data_prog(fs, data, whole);
 	if (rc)
 		return rc;
 	FC_MEMCPY(buf, data + whole, tail);
-	fc_put_le32(buf + tail, fc_crc32_ieee(data, len));
+	fc_put_le32(buf + tail, crc);
 	return data_prog(fs, buf, tail + NVS_CRC_SIZE);
 }
 
@@ -111,18 +110,20 @@ static int erase_verified(struct fc_nvs *fs, uint32_t s)
 	uint32_t end;
 	int rc;
 
-	if (!erase_erased(fs)) {
+	/* a check before the erase (none in Zephyr mode), and one after it */
+	for (bool erase = erase_erased(fs);; erase = true) {
+		if (erase) {
+			nvs_ate_cache_erased_(fs, s);
+			rc = fc_flash_erase(fs->cfg.flash, nvs_dev_off_(fs, mkaddr(s, 0)), ssize(fs));
+			if (rc)
+				return rc;
+		}
 		rc = nvs_dirty_end_(fs, mkaddr(s, 0), ssize(fs), &end);
 		if (rc || !end)
 			return rc;
+		if (erase)
+			return FC_EIO;
 	}
-	nvs_ate_cache_erased_(fs, s);
-	rc = fc_flash_erase(fs->cfg.flash, nvs_dev_off_(fs, mkaddr(s, 0)), ssize(fs));
-	if (!rc)
-		rc = nvs_dirty_end_(fs, mkaddr(s, 0), ssize(fs), &end);
-	if (!rc && end)
-		rc = FC_EIO;
-	return rc;
 }
 
 static int sector_erase(struct fc_nvs *fs, uint32_t s)
@@ -325,17 +326,18 @@ int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
 /* ---- read and write ---- */
 
 /*
- * Compare the value at addr with data followed (with CRC) by its CRC-32,
- * in Zephyr's block steps. Returns 0 when equal, 1 when not, or an error.
+ * Compare the value at addr with data followed (with CRC) by its CRC-32
+ * (data_crc), in Zephyr's block steps. Returns 0 when equal, 1 when not,
+ * or an error.
  */
 #ifndef FC_READONLY
 static int value_cmp(const struct fc_nvs *fs, uint32_t addr, const uint8_t *data, uint32_t len,
-		     uint32_t stored_len)
+		     uint32_t stored_len, uint32_t data_crc)
 {
 	uint8_t buf[NVS_BLOCK], crc[NVS_CRC_SIZE];
 	uint32_t step = flash_block_step(fs->cfg.flash);
 
-	fc_put_le32(crc, fc_crc32_ieee(data, len));
+	fc_put_le32(crc, data_crc);
 	for (uint32_t pos = 0; pos < stored_len;) {
 		uint32_t n = FC_MIN(step, stored_len - pos);
 		int rc = nvs_read_(fs, addr + pos, buf, n);
@@ -353,6 +355,8 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 			unsigned int hints)
 {
 	uint32_t old_addr, stored = len ? len + crc_size(fs) : 0, required = 0;
+	/* one CRC-32 for the compare and the write (unused without data_crc) */
+	uint32_t crc = fc_crc32_ieee(data, len);
 	uint16_t offset;
 	struct fc_nvs_ate old;
 	int found, rc;
@@ -365,7 +369,7 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 	if (!len && !old.len)
 		return 0;
 	if (len && !hints && old.len == stored) {
-		rc = value_cmp(fs, mkaddr(sect(old_addr), old.offset), data, len, old.len);
+		rc = value_cmp(fs, mkaddr(sect(old_addr), old.offset), data, len, old.len, crc);
 		if (rc <= 0)
 			return rc;
 	}
@@ -383,7 +387,7 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 			return rc;
 	}
 	offset = (uint16_t)offs(fs->data_wra);
-	rc = data_write(fs, data, len, fs->cfg.data_crc);
+	rc = data_write(fs, data, len, crc);
 	if (!rc)
 		rc = ate_write(fs, id, offset, (uint16_t)stored);
 	if (rc)
@@ -435,14 +439,14 @@ int fc_nvs_read_hist(struct fc_nvs *fs, uint16_t id, void *data, size_t len, uin
 	if (len && !data)
 		return FC_EINVAL;
 	rc = lookup_find(fs, id, &addr, &a, true, true);
-	for (uint16_t k = 0; rc > 0 && k < cnt; k++) {
-		uint32_t older = addr;
+	for (uint32_t k = 0; rc > 0 && k < cnt; k++) {
 		struct fc_nvs_ate skip;
 
+		/* from the slot older than the one found */
 		nvs_win_reset_(fs);
-		rc = nvs_walk_prev_(fs, &older, &skip);
+		rc = nvs_walk_prev_(fs, &addr, &skip);
 		if (!rc)
-			rc = older == fs->ate_wra ? 0 : nvs_walk_find_(fs, older, id, NVS_NO_ADDR, &addr, &a);
+			rc = addr == fs->ate_wra ? 0 : nvs_walk_find_(fs, &addr, id, NVS_NO_ADDR, &a);
 	}
 	if (rc < 0)
 		return rc;

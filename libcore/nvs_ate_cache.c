@@ -41,7 +41,13 @@ void nvs_ate_cache_erased_(struct fc_nvs *fs, uint32_t s)
 			fs->ate_cache[way].len = 0;
 }
 
-/* An ATE through the caller's cache: on a miss, the least recently used way reads its window. */
+_Static_assert(FC_NVS_ATE_CACHE_WAYS == 2, "the other way is way ^ 1");
+
+/*
+ * An ATE through the caller's cache: the way holding it (only one can: a
+ * way reads its aligned window when neither holds the slot), else the
+ * least recently used way reads its window.
+ */
 int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 {
 	uint32_t way = fs->ate_cache_lru;
@@ -49,13 +55,12 @@ int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 
 	if (!fs->cfg.ate_cache_size)
 		return nvs_ate_read_(fs, addr, a);
-	for (uint32_t w = 0; w < FC_NVS_ATE_CACHE_WAYS; w++)
-		if (nvs_win_holds_(&fs->ate_cache[w], addr))
-			way = w;
+	if (nvs_win_holds_(&fs->ate_cache[way ^ 1u], addr))
+		way ^= 1u;
 	rc = nvs_win_get_(fs, &fs->ate_cache[way], addr, false);
 	if (rc)
 		return rc;
-	fs->ate_cache_lru = (way + 1) % FC_NVS_ATE_CACHE_WAYS;
+	fs->ate_cache_lru = way ^ 1u;
 	fc_nvs_ate_decode(way_buf(fs, way) + (addr - fs->ate_cache[way].addr), erase_value(fs), a);
 	return 0;
 }

@@ -28,7 +28,7 @@ int nvs_index_put_(struct fc_nvs *fs, uint16_t id, uint32_t v, bool if_empty)
 
 void nvs_index_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
 {
-	if (id == FC_NVS_ID_SPECIAL || !index_slots(fs))
+	if (!index_slots(fs))
 		return;
 	if (nvs_index_put_(fs, id, addr | (del ? NVS_DEL_FLAG : 0), false) == FC_ENOSPC &&
 	    !fs->gap) {
@@ -38,7 +38,7 @@ void nvs_index_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
 }
 
 int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nvs_ate *a,
-		    bool want_ate, bool may_walk)
+		    unsigned int how)
 {
 	uint32_t v;
 	bool hit = nvs_index_get_(fs, id, &v);
@@ -50,11 +50,10 @@ int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nv
 	if (hit) {
 		*addr = v & ~NVS_DEL_FLAG;
 		if (v & NVS_DEL_FLAG) {
-			a->id = id;
 			a->len = 0;
 			return 1;
 		}
-		if (!want_ate)
+		if (!(how & NVS_FIND_ATE))
 			return 1;
 		int rc = nvs_cached_ate_read_(fs, *addr, a);
 
@@ -62,9 +61,10 @@ int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nv
 			return rc;
 		return a->id == id && ate_valid(fs, a) ? 1 : FC_ECORRUPT;
 	}
-	if (!fs->gap || !may_walk)
+	if (!fs->gap || !(how & NVS_FIND_WALK))
 		return 0;
-	return nvs_walk_find_(fs, fs->ate_wra, id, fs->gap_addr, addr, a);
+	*addr = fs->ate_wra;
+	return nvs_walk_find_(fs, addr, id, fs->gap_addr, a);
 }
 
 static int forget_slot(struct fc_nvs *fs, uint32_t at, const struct fc_nvs_ate *a, void *arg)
@@ -93,7 +93,8 @@ int nvs_index_forget_(struct fc_nvs *fs, uint32_t s)
 {
 	int rc;
 
-	if (fs->gap && fs->gap_addr != NVS_NO_ADDR && sect(fs->gap_addr) == s)
+	/* (gap_addr matters only with gap; NVS_NO_ADDR's sector is no sector) */
+	if (sect(fs->gap_addr) == s)
 		fs->gap_addr = NVS_NO_ADDR;
 	rc = nvs_sector_slots_(fs, s, forget_slot, NULL);
 	return rc == NVS_SECTOR_ERASED ? 0 : rc;
@@ -113,14 +114,13 @@ int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a
 		return 0;
 	int rc = nvs_index_put_(fs, a->id, addr | (a->len ? 0 : NVS_DEL_FLAG), true);
 
-	if (rc == FC_ENOSPC) {
+	if (rc == FC_ENOSPC) { /* the put's only error */
 		fs->gap = true;
 		fs->gap_addr = addr; /* the oldest refused ATE so far */
-		return 0;
-	}
-	if (rc > 0)
+	} else if (rc) {
 		fs->live_bytes += nvs_entry_bytes_(fs, a->len);
-	return rc < 0 ? rc : 0;
+	}
+	return 0;
 }
 
 int nvs_index_build_(struct fc_nvs *fs)
@@ -131,7 +131,6 @@ int nvs_index_build_(struct fc_nvs *fs)
 	fs->live_unknown = false;
 	fs->gc_done_ates = 0;
 	fs->gap = false;
-	fs->gap_addr = 0;
 	/*
 	 * FC_NO_INDEX (a reader: built once, never written) keeps nvs_locate_'s
 	 * zeroed FC_CACHE_NONE cache and reads no ATE here: its gc_done ATEs

@@ -179,8 +179,8 @@ int nvs_sector_low_(struct fc_nvs *fs, uint32_t s, const struct fc_nvs_ate *clos
 /* Age of an address, larger = older: sectors behind the write sector, then offset. */
 uint32_t nvs_age_key_(const struct fc_nvs *fs, uint32_t addr);
 int nvs_walk_prev_(struct fc_nvs *fs, uint32_t *addr, struct fc_nvs_ate *a);
-int nvs_walk_find_(struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
-		   uint32_t *found, struct fc_nvs_ate *a);
+int nvs_walk_find_(struct fc_nvs *fs, uint32_t *addr, uint16_t id, uint32_t limit,
+		   struct fc_nvs_ate *a);
 
 /*
  * Visiting ATE slots newest first, each read through the read window; fn
@@ -238,8 +238,10 @@ int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a
  * made here, once per operation, so neither the engine nor the index tests
  * the lookup mode.
  */
+#define NVS_FIND_ATE 1u  /* lookup_find's want_ate */
+#define NVS_FIND_WALK 2u /* and may_walk, in one argument */
 int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nvs_ate *a,
-		    bool want_ate, bool may_walk);
+		    unsigned int how);
 void nvs_index_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del);
 int nvs_index_forget_(struct fc_nvs *fs, uint32_t s);
 int nvs_index_build_(struct fc_nvs *fs);
@@ -271,10 +273,11 @@ static inline int lookup_find(struct fc_nvs *fs, uint16_t id, uint32_t *addr,
 	if (NVS_EMULATED(fs))
 		return nvs_zephyr_find_(fs, id, addr, a, may_walk);
 #endif
-	return nvs_index_find_(fs, id, addr, a, want_ate, may_walk);
+	return nvs_index_find_(fs, id, addr, a,
+			       (want_ate ? NVS_FIND_ATE : 0) | (may_walk ? NVS_FIND_WALK : 0));
 }
 
-/* Remember that the ATE at addr is now the newest of id (a delete when del). */
+/* Remember that the ATE at addr is now the newest of id (a delete when del; not the special id). */
 static inline void lookup_note(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del)
 {
 #ifndef FC_NO_EMULATION

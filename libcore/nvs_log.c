@@ -303,30 +303,31 @@ int nvs_walk_prev_(struct fc_nvs *fs, uint32_t *addr, struct fc_nvs_ate *a)
 }
 
 /*
- * Walk back from start to the first valid ATE of id, not past the age of
- * limit. Returns 1 with *found and *a, 0 when there is none.
+ * Walk back from *addr to the first valid ATE of id, not past the age of
+ * limit. Returns 1 with *addr (that ATE's) and *a, 0 when there is none
+ * (*addr is then of no use).
  */
-int nvs_walk_find_(struct fc_nvs *fs, uint32_t start, uint16_t id, uint32_t limit,
-		   uint32_t *found, struct fc_nvs_ate *a)
+int nvs_walk_find_(struct fc_nvs *fs, uint32_t *addr, uint16_t id, uint32_t limit,
+		   struct fc_nvs_ate *a)
 {
-	uint32_t addr = start, stop = nvs_age_key_(fs, limit), steps = 0;
+	uint32_t stop = nvs_age_key_(fs, limit), steps = 0;
 
 	nvs_win_reset_(fs);
 	do {
-		uint32_t cur = addr;
-		int rc = nvs_walk_prev_(fs, &addr, a);
+		uint32_t cur = *addr;
+		int rc = nvs_walk_prev_(fs, addr, a);
 
 		if (rc)
 			return rc;
 		if (a->id == id && ate_valid(fs, a)) {
-			*found = cur;
+			*addr = cur;
 			return 1;
 		}
 		if (nvs_age_key_(fs, cur) >= stop)
 			break;
 		if (++steps > max_steps(fs))
 			return FC_ECORRUPT;
-	} while (addr != fs->ate_wra);
+	} while (*addr != fs->ate_wra);
 	return 0;
 }
 

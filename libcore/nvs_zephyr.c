@@ -35,7 +35,7 @@ void nvs_zephyr_forget_(struct fc_nvs *fs, uint32_t s)
 
 void nvs_zephyr_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr)
 {
-	if (id == FC_NVS_ID_SPECIAL || !fs->cfg.index_slot_count)
+	if (!fs->cfg.index_slot_count)
 		return;
 	(void)fc_cache_fill(&fs->index, zcache_pos(fs, id), addr); /* MASK: always stored */
 }
@@ -43,13 +43,12 @@ void nvs_zephyr_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr)
 int nvs_zephyr_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nvs_ate *a,
 		     bool may_walk)
 {
-	uint32_t start = fs->ate_wra;
-
+	*addr = fs->ate_wra;
 	if (!may_walk)
 		return 0;
-	if (fs->cfg.index_slot_count && !fc_cache_peek(&fs->index, zcache_pos(fs, id), &start))
+	if (fs->cfg.index_slot_count && !fc_cache_peek(&fs->index, zcache_pos(fs, id), addr))
 		return 0;
-	return nvs_walk_find_(fs, start, id, NVS_NO_ADDR, addr, a);
+	return nvs_walk_find_(fs, addr, id, NVS_NO_ADDR, a);
 }
 
 /* Zephyr's cache rebuild: a walk from the newest ATE, first valid one per slot wins. */

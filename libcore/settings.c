@@ -235,7 +235,7 @@ static int scan_ids(struct fc_settings *s, uint32_t from, const char *name, size
 		else if (rc)
 			return rc < 0 ? rc : 0;
 	}
-	if (free_id && (!lu->free_id || lu->free_id > s->last_name_id))
+	if (!lu->free_id) /* a free id of the cache's range is lower */
 		lu->free_id = free_id;
 	return 0;
 }
