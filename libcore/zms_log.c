@@ -108,14 +108,20 @@ int zms_erase_(struct fc_zms *fs, uint32_t s)
 #endif /* FC_READONLY */
 
 /*
- * The buffer of reads that are not ATE scans: cfg.read_buf (its window is
- * lost), else piece (FC_ZMS_BLOCK bytes); *unit gets its size.
+ * The buffer of len bytes of reads that are not ATE scans: piece
+ * (FC_ZMS_BLOCK bytes) when they fit it, one read either way, so the ATE
+ * window a scan holds in cfg.read_buf stays; longer ones cfg.read_buf (its
+ * window is lost), else piece. *unit gets its size.
  */
-static FC_NOINLINE uint8_t *scratch(struct fc_zms *fs, uint8_t *piece, uint32_t *unit)
+static FC_NOINLINE uint8_t *scratch(struct fc_zms *fs, uint8_t *piece, uint32_t len,
+				    uint32_t *unit)
 {
+	*unit = FC_ZMS_BLOCK;
+	if (len <= FC_ZMS_BLOCK || !fs->cfg.read_buf_size)
+		return piece;
 	zms_win_reset_(fs);
-	*unit = fs->cfg.read_buf_size ? fs->cfg.read_buf_size : FC_ZMS_BLOCK;
-	return fs->cfg.read_buf_size ? fs->cfg.read_buf : piece;
+	*unit = fs->cfg.read_buf_size;
+	return fs->cfg.read_buf;
 }
 
 /*
@@ -126,7 +132,7 @@ int zms_dirty_end_(struct fc_zms *fs, uint32_t addr, uint32_t len, uint32_t *end
 {
 	uint8_t piece[FC_ZMS_BLOCK];
 	uint32_t lo = zoffs(fs, addr), hi = lo + len, unit;
-	uint8_t *buf = scratch(fs, piece, &unit);
+	uint8_t *buf = scratch(fs, piece, len, &unit);
 
 	while (hi > lo) {
 		uint32_t n = FC_MIN(unit, hi - lo);
@@ -574,11 +580,12 @@ int zms_data_crc_ok_(struct fc_zms *fs, uint32_t s, const struct fc_zms_ate *a, 
 {
 	uint8_t piece[FC_ZMS_BLOCK];
 	uint32_t crc = 0, src = zaddr(fs, s, 0) + a->offset, unit;
-	uint8_t *buf = scratch(fs, piece, &unit);
+	uint8_t *buf;
 
 	*ok = false;
 	if (!fs->cfg.data_crc || a->len <= fs->inline_max || (uint64_t)a->offset + a->len > zss(fs))
-		return 0;
+		return 0; /* no read: a walk's window stays */
+	buf = scratch(fs, piece, a->len, &unit);
 	for (uint32_t done = 0; done < a->len; done += unit) {
 		uint32_t n = FC_MIN(unit, a->len - done);
 		int rc = zms_flash_rd_(fs, src + done, buf, n);

@@ -228,10 +228,42 @@ START_TEST(vector_other_lookups)
 }
 END_TEST
 
+/*
+ * What a walk saw: live ATEs, sectors, and the reads it made between two
+ * ATEs of one read-buffer window.
+ */
 struct walk_count {
 	const struct zms_expect *e;
+	const struct zms_dev *d;
 	unsigned int live, sectors;
+	uint32_t last;     /* the last ATE's window, UINT32_MAX before the first */
+	uint32_t reads;    /* the read counter at its callback */
+	bool lost;         /* its data CRC was read through the read buffer */
+	unsigned int same; /* ATEs checked after another of their window */
 };
+
+/*
+ * A walk reads each window of ATEs once, data CRC checks or not: between
+ * two ATEs of one window it reads only the second one's value for its CRC
+ * (and the window again after a value longer than FC_ZMS_BLOCK).
+ */
+static void walk_reads(struct walk_count *wc, const struct fc_zms_ate_info *ai)
+{
+	uint32_t window = ai->addr / FC_ZMS_READ_BUF_SIZE, crc_reads = 0;
+	bool checked = wc->e->crc && ai->status == FC_ZMS_ATE_LIVE && ai->len > 8;
+
+	/* a value that fits FC_ZMS_BLOCK is read beside the window, a longer one through it */
+	if (checked)
+		crc_reads = ai->len <= FC_ZMS_BLOCK ? 1 : (ai->len + FC_ZMS_READ_BUF_SIZE - 1) /
+								 FC_ZMS_READ_BUF_SIZE;
+	if (window == wc->last) {
+		ck_assert_uint_eq(wc->d->cnt.reads - wc->reads, crc_reads + (wc->lost ? 1 : 0));
+		wc->same++;
+	}
+	wc->last = window;
+	wc->reads = wc->d->cnt.reads;
+	wc->lost = checked && ai->len > FC_ZMS_BLOCK;
+}
 
 static int walk_ate(void *ctx, const struct fc_zms_ate_info *ai)
 {
@@ -241,6 +273,7 @@ static int walk_ate(void *ctx, const struct fc_zms_ate_info *ai)
 		ck_assert(expected_id(wc->e, ai->id));
 		wc->live++;
 	}
+	walk_reads(wc, ai);
 	return 0;
 }
 
@@ -253,23 +286,28 @@ static int walk_sector(void *ctx, const struct fc_zms_sector_info *si)
 	return 0;
 }
 
-/* The read-only walk: the live ATEs are Zephyr's entries, and nothing is written. */
+/*
+ * The read-only walk: the live ATEs are Zephyr's entries, nothing is
+ * written, and each window of ATEs is read once (walk_reads).
+ */
 START_TEST(vector_walk)
 {
 	const char *name = images[_i];
 	struct zms_expect e;
 	struct zms_dev *d;
 	struct fc_zms_config cfg;
-	struct walk_count wc = { .e = &e };
+	struct walk_count wc = { .e = &e, .last = UINT32_MAX };
 	struct fc_zms_walk_ops ops = { .sector = walk_sector, .ate = walk_ate };
 	guint deletes_alive = 0;
 
 	zms_expect_load(name, &e);
 	d = zms_dev_new(name, &e);
+	wc.d = d;
 	cfg = zms_dev_config(d, &e, FC_ZMS_LOOKUP_INDEX, 1024);
 	ck_assert_int_eq(fc_zms_walk(&cfg, &ops, &wc), 0);
 	ck_assert_uint_eq(d->cnt.progs + d->cnt.erases, 0);
 	ck_assert_uint_eq(wc.sectors, e.sectors);
+	ck_assert_uint_gt(wc.same, 0);
 	/* a GC the mount would redo leaves copies: those images count each entry once anyway */
 	ck_assert_uint_eq(wc.live + deletes_alive, e.entries->len);
 	zms_dev_free(d);

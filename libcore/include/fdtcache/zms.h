@@ -78,9 +78,11 @@ struct fc_zms_config {
 	uint32_t ate_cache_size; /* 0 (off) or a power of two >= 2 ATE slots, <= sector_size */
 	/* Optional caller memory through which mount, GC, the index build and
 	 * the walk scan ATE areas (aligned windows of read_buf_size bytes, one
-	 * read each), check erased ranges and data CRCs, and writes compare a
+	 * read each), check erased ranges and data CRCs longer than
+	 * FC_ZMS_BLOCK (shorter ones take one read through a piece on the
+	 * stack, so a scan keeps its window), and writes compare a
 	 * stored value (in FC_ZMS_BLOCK pieces, as Zephyr), so the engine
-	 * keeps no such buffer on the stack. FC_ZMS_READ_BUF_SIZE bytes give
+	 * keeps no larger buffer on the stack. FC_ZMS_READ_BUF_SIZE bytes give
 	 * the read counts this library documents; a smaller buffer more,
 	 * shorter reads. NULL (size 0): ATE slots are read one at a time,
 	 * erased ranges and CRCs in FC_ZMS_BLOCK pieces, stored values compared
