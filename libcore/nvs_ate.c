@@ -12,11 +12,17 @@ static FC_ALWAYS_INLINE void ate_fields(const uint8_t *b, uint8_t erase_value, s
 {
 	uint8_t diff = 0;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* id, offset, len, part, crc8: the struct's first 8 bytes, in the slot's order */
+	_Static_assert(offsetof(struct fc_nvs_ate, crc8) == 7, "fc_nvs_ate's fields are packed");
+	FC_MEMCPY(a, b, 8);
+#else
 	a->id = fc_get_le16(b);
 	a->offset = fc_get_le16(b + 2);
 	a->len = fc_get_le16(b + 4);
 	a->part = b[6];
 	a->crc8 = b[7];
+#endif
 	a->crc_ok = false;
 	for (uint32_t i = 0; i < FC_NVS_ATE_BYTES; i++)
 		diff |= (uint8_t)(b[i] ^ erase_value);
