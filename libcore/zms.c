@@ -84,16 +84,16 @@ static int setup(struct fc_zms *fs, const struct fc_zms_config *cfg)
 
 static uint8_t meta_format(const struct fc_zms_ate *empty)
 {
-	return empty->raw[14] & 0xf;
+	return zhdr_format(empty->raw);
 }
 
 /* Note ZMS's magic; a version this engine does not know is refused. */
 static int check_magic(const struct fc_zms_ate *empty, bool *magic)
 {
-	if (empty->raw[13] != ZMS_MAGIC)
+	if (zhdr_magic(empty->raw) != ZMS_MAGIC)
 		return 0;
 	*magic = true;
-	return empty->raw[12] == ZMS_VERSION ? 0 : FC_ECORRUPT;
+	return zhdr_version(empty->raw) == ZMS_VERSION ? 0 : FC_ECORRUPT;
 }
 
 

@@ -24,9 +24,27 @@ static inline uint8_t zcycle(const struct fc_zms_ate *a)
 }
 
 /* Bytes 12-15: the data CRC (an empty ATE's: version, magic, format). */
+#define ZMS_META_AT 12u
+
 static inline uint32_t zmeta(const struct fc_zms_ate *a)
 {
-	return fc_get_le32(a->raw + 12);
+	return fc_get_le32(a->raw + ZMS_META_AT);
+}
+
+static inline uint8_t zhdr_version(const uint8_t *raw)
+{
+	return raw[ZMS_META_AT];
+}
+
+static inline uint8_t zhdr_magic(const uint8_t *raw)
+{
+	return raw[ZMS_META_AT + 1];
+}
+
+/* The ATE format: 0 for 32-bit ids, 1 for 64-bit ids. */
+static inline uint8_t zhdr_format(const uint8_t *raw)
+{
+	return raw[ZMS_META_AT + 2] & 0xf;
 }
 
 /* ---- zms_log.c: addresses, flash, ATEs, sector headers, Zephyr's walk ---- */

@@ -303,7 +303,7 @@ void zms_ate_empty_(const struct fc_zms *fs, uint8_t *b, uint8_t cycle)
 {
 	ate_start(b, 0, cycle, ZMS_EMPTY_LEN);
 	put_id(fs, b, zhead_id(fs));
-	fc_put_le32(b + 12, ZMS_VERSION | ZMS_MAGIC << 8 | (uint32_t)zms_format_(fs) << 16);
+	fc_put_le32(b + ZMS_META_AT, ZMS_VERSION | ZMS_MAGIC << 8 | (uint32_t)zms_format_(fs) << 16);
 	zms_ate_seal_(b);
 }
 

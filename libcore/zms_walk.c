@@ -5,6 +5,7 @@
  * the engine makes of it.
  */
 #include "zms_int.h"
+#include "fdtcache/crc.h"
 
 struct walk {
 	struct fc_zms fs;
@@ -107,8 +108,8 @@ static int sector_info(struct fc_zms *fs, uint32_t s, struct fc_zms_sector_info 
 		return 0;
 	si->state = rc ? FC_ZMS_SECTOR_CLOSED : FC_ZMS_SECTOR_OPEN;
 	si->cycle = zcycle(empty);
-	si->format = empty->raw[14] & 0xf;
-	si->version = empty->raw[12];
+	si->format = zhdr_format(empty->raw);
+	si->version = zhdr_version(empty->raw);
 	return 0;
 }
 
@@ -181,4 +182,25 @@ int fc_zms_walk(const struct fc_zms_config *cfg, const struct fc_zms_walk_ops *o
 			return rc;
 	}
 	return 0;
+}
+
+int fc_zms_header_decode(const void *raw, struct fc_zms_header *h)
+{
+	const uint8_t *b = raw;
+	uint32_t i, id_end;
+
+	if (!b || !h)
+		return FC_EINVAL;
+	id_end = zhdr_format(b) ? 12 : 8;
+	if (zhdr_magic(b) != ZMS_MAGIC || zhdr_format(b) > 1 || fc_get_le16(b + 2) != ZMS_EMPTY_LEN)
+		return FC_ENOENT;
+	for (i = 4; i < id_end; i++)
+		if (b[i] != 0xff)
+			return FC_ENOENT; /* the head id, all ones at the format's width */
+	if (fc_crc8_ccitt(0xff, b + 1, FC_ZMS_ATE_BYTES - 1) != b[0])
+		return FC_ENOENT;
+	h->cycle = b[1];
+	h->format = zhdr_format(b);
+	h->version = zhdr_version(b);
+	return h->version == ZMS_VERSION ? 0 : FC_ENOTSUP;
 }

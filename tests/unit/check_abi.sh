@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The shared libfdtcache exports exactly the symbols of libcore/libfdtcache.sym,
-# each under the version node LIBFDTCACHE_5 (objdump -T), and nothing else.
+# each under the version node LIBFDTCACHE_6 (objdump -T), and nothing else.
 set -eu
 top=${top_srcdir:-.}
 so=${top_builddir:-.}/libcore/.libs/libfdtcache.so
@@ -14,18 +14,18 @@ trap 'rm -rf "$tmp"' EXIT
 sed -e '/^[ \t]*$/d' -e '/^#/d' "$top/libcore/libfdtcache.sym" | sort > "$tmp/want"
 # defined dynamic symbols (not UND), the version column and the name
 objdump -T "$so" | awk '$0 ~ /DF|DO/ && $0 !~ /\*UND\*/ { print $(NF-1), $NF }' > "$tmp/all"
-awk '$1 == "LIBFDTCACHE_5" && $2 != $1 { print $2 }' "$tmp/all" | sort > "$tmp/got"
-awk '$1 != "LIBFDTCACHE_5" && $1 != "Base" { print }' "$tmp/all" > "$tmp/other"
+awk '$1 == "LIBFDTCACHE_6" && $2 != $1 { print $2 }' "$tmp/all" | sort > "$tmp/got"
+awk '$1 != "LIBFDTCACHE_6" && $1 != "Base" { print }' "$tmp/all" > "$tmp/other"
 fail=0
 if ! cmp -s "$tmp/want" "$tmp/got"; then
-	echo "check_abi.sh: symbols versioned LIBFDTCACHE_5 differ from libfdtcache.sym (< .sym, > .so):"
+	echo "check_abi.sh: symbols versioned LIBFDTCACHE_6 differ from libfdtcache.sym (< .sym, > .so):"
 	diff "$tmp/want" "$tmp/got" | grep '^[<>]' || true
 	fail=1
 fi
 if [ -s "$tmp/other" ]; then
-	echo "check_abi.sh: symbols exported outside LIBFDTCACHE_5:"
+	echo "check_abi.sh: symbols exported outside LIBFDTCACHE_6:"
 	cat "$tmp/other"
 	fail=1
 fi
-[ "$fail" -eq 0 ] && echo "check_abi.sh: $(wc -l < "$tmp/got") symbols, all LIBFDTCACHE_5"
+[ "$fail" -eq 0 ] && echo "check_abi.sh: $(wc -l < "$tmp/got") symbols, all LIBFDTCACHE_6"
 exit "$fail"

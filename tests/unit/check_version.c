@@ -2,7 +2,7 @@
 /*
  * The version macros agree with each other, with the package version
  * configure was given, and with the linked library; the shared library
- * exports its symbols under the LIBFDTCACHE_5 version node.
+ * exports its symbols under the LIBFDTCACHE_6 version node.
  */
 #include "check_util.h"
 

@@ -9,6 +9,7 @@
  */
 #include "check_util.h"
 #include "check_zms_util.h"
+#include "fdtcache/crc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -277,18 +278,33 @@ static int walk_ate(void *ctx, const struct fc_zms_ate_info *ai)
 	return 0;
 }
 
+/*
+ * fc_zms_header_decode on the sector's last slot tells a header exactly
+ * where the walk (the mount's reading) sees one, with its cycle and format.
+ */
 static int walk_sector(void *ctx, const struct fc_zms_sector_info *si)
 {
 	struct walk_count *wc = ctx;
+	unsigned int ss = wc->e->sector_size, ate = FC_MAX(wc->e->wbs, FC_ZMS_ATE_BYTES);
+	struct fc_zms_header h;
+	int rc = fc_zms_header_decode(wc->d->mem + (size_t)(si->sector + 1) * ss - ate, &h);
 
-	(void)si;
 	wc->sectors++;
+	if (si->state == FC_ZMS_SECTOR_UNUSED) {
+		ck_assert_int_eq(rc, FC_ENOENT);
+		return 0;
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(h.cycle, si->cycle);
+	ck_assert_uint_eq(h.format, si->format);
+	ck_assert_uint_eq(h.format, wc->e->id64);
 	return 0;
 }
 
 /*
  * The read-only walk: the live ATEs are Zephyr's entries, nothing is
- * written, and each window of ATEs is read once (walk_reads).
+ * written, each window of ATEs is read once (walk_reads), and each sector
+ * header is one for fc_zms_header_decode (walk_sector).
  */
 START_TEST(vector_walk)
 {
@@ -310,6 +326,35 @@ START_TEST(vector_walk)
 	ck_assert_uint_gt(wc.same, 0);
 	/* a GC the mount would redo leaves copies: those images count each entry once anyway */
 	ck_assert_uint_eq(wc.live + deletes_alive, e.entries->len);
+	zms_dev_free(d);
+	zms_expect_free(&e);
+}
+END_TEST
+
+/* Any changed bit is no header; another version is said; NULL is refused. */
+START_TEST(header_decode_hostile)
+{
+	struct zms_expect e;
+	struct zms_dev *d;
+	struct fc_zms_header h;
+	uint8_t raw[FC_ZMS_ATE_BYTES];
+
+	zms_expect_load("zms_small_wbs4", &e);
+	d = zms_dev_new("zms_small_wbs4", &e);
+	memcpy(raw, d->mem + e.sector_size - FC_ZMS_ATE_BYTES, sizeof(raw));
+	ck_assert_int_eq(fc_zms_header_decode(raw, &h), 0);
+	ck_assert_uint_eq(h.version, 1);
+	for (unsigned int bit = 0; bit < 8 * sizeof(raw); bit++) {
+		raw[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		ck_assert_int_eq(fc_zms_header_decode(raw, &h), FC_ENOENT);
+		raw[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	}
+	raw[12] = 2; /* version 2, sealed with its crc8 */
+	raw[0] = fc_crc8_ccitt(0xff, raw + 1, sizeof(raw) - 1);
+	ck_assert_int_eq(fc_zms_header_decode(raw, &h), FC_ENOTSUP);
+	ck_assert_uint_eq(h.version, 2);
+	ck_assert_int_eq(fc_zms_header_decode(NULL, &h), FC_EINVAL);
+	ck_assert_int_eq(fc_zms_header_decode(raw, NULL), FC_EINVAL);
 	zms_dev_free(d);
 	zms_expect_free(&e);
 }
@@ -503,6 +548,7 @@ static Suite *zms_vectors_suite(void)
 	tcase_add_loop_test(tc, vector_index, 0, (int)FC_ARRAY_SIZE(images));
 	tcase_add_loop_test(tc, vector_other_lookups, 0, (int)FC_ARRAY_SIZE(images));
 	tcase_add_loop_test(tc, vector_walk, 0, (int)FC_ARRAY_SIZE(images));
+	tcase_add_test(tc, header_decode_hostile);
 	tcase_add_loop_test(tc, vector_read_buf_sizes, 0, (int)FC_ARRAY_SIZE(images));
 #ifndef FC_READONLY
 	tcase_add_test(tc, torn_data_not_programmed_over);

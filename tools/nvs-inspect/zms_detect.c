@@ -1,24 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * zms_detect.c - is the partition ZMS, and with which geometry. A ZMS
- * sector that was ever used ends with its empty ATE: crc8, cycle counter,
- * length 0xffff, an all-ones id, version 1, the 0x42 magic and the id width
- * (NVS has nothing like it). Their places give the sector size (the gcd of
- * the sector ends, or a fraction of it when every sector with data then
- * has its header), the ATE slot (16, or 32 with 32-byte write blocks, its
- * padding erased); the walk then gives the value layout, whose spacing
- * tells the write block and whose CRC-32s tell the data CRC build.
+ * sector that was ever used ends with its header, an empty ATE carrying a
+ * magic, the cycle counter and the id width (NVS has nothing like it;
+ * libcore's fc_zms_header_decode tells one at any slot). Their places give
+ * the sector size (the gcd of the sector ends, or a fraction of it when
+ * every sector with data then has its header), the ATE slot (16, or 32
+ * with 32-byte write blocks, its padding erased); the walk then gives the
+ * value layout, whose spacing tells the write block and whose CRC-32s tell
+ * the data CRC build.
  */
 #include "zms_inspect.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "fdtcache/crc.h"
 
 #define HDR_BYTES FC_ZMS_ATE_BYTES
-#define MAGIC_AT 13
-#define FORMAT_AT 14
 #define MAX_SPLIT 8u /* sector sizes tried: the gcd of the sector ends over 1..8 */
 
 struct hdr {
@@ -32,21 +30,15 @@ bool zms_slot_erased(const uint8_t *p, size_t n, uint8_t ev)
 	return nvs_erased(p, n, ev);
 }
 
-/* The empty ATE's fixed bytes (the only format facts outside libcore). */
+/* A sector header of the version libcore reads, decoded by libcore. */
 static bool empty_ate_at(const uint8_t *p, struct hdr *h)
 {
-	uint8_t fmt = p[FORMAT_AT] & 0xf;
-	uint32_t id_end = fmt ? 12 : 8, i;
+	struct fc_zms_header zh;
 
-	if (p[MAGIC_AT] != 0x42 || p[12] != 1 || fmt > 1 || p[2] != 0xff || p[3] != 0xff)
+	if (fc_zms_header_decode(p, &zh) != 0)
 		return false;
-	for (i = 4; i < id_end; i++)
-		if (p[i] != 0xff)
-			return false;
-	if (fc_crc8_ccitt(0xff, p + 1, HDR_BYTES - 1) != p[0])
-		return false;
-	h->cycle = p[1];
-	h->format = fmt;
+	h->cycle = zh.cycle;
+	h->format = zh.format;
 	return true;
 }
 
@@ -58,7 +50,7 @@ static GArray *find_headers(const uint8_t *p, size_t len)
 	for (pos = 0; pos + HDR_BYTES <= len; pos += HDR_BYTES) {
 		struct hdr h;
 
-		if (p[pos + MAGIC_AT] == 0x42 && empty_ate_at(p + pos, &h)) {
+		if (empty_ate_at(p + pos, &h)) {
 			h.pos = (uint32_t)pos;
 			g_array_append_val(hs, h);
 		}

@@ -8,8 +8,9 @@
  * fc_settings_zms_scan (zms.c) -> findings (zms_check.c, in struct inspect's
  * live, settings, salvage, verdicts and actions, as for NVS) -> the shared
  * views (table.c, json.c) with the summary, ATEs and history of
- * zms_table.c and zms_json.c. Only libcore decodes ATEs; detection looks for the empty
- * ATE's fixed bytes and lets the walk judge each candidate layout.
+ * zms_table.c and zms_json.c. Only libcore decodes ATEs; detection finds
+ * the sector headers with fc_zms_header_decode and lets the walk judge each
+ * candidate layout.
  */
 #ifndef FDTCACHE_NVS_INSPECT_ZMS_H
 #define FDTCACHE_NVS_INSPECT_ZMS_H

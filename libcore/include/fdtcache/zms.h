@@ -397,4 +397,25 @@ struct fc_zms_walk_ops {
  */
 int fc_zms_walk(const struct fc_zms_config *cfg, const struct fc_zms_walk_ops *ops, void *ctx);
 
+/* A sector header: the empty ATE ZMS writes at a sector's end after each erase. */
+struct fc_zms_header {
+	uint8_t cycle;   /* the sector's cycle counter */
+	uint8_t format;  /* ATE format: 0 for 32-bit ids, 1 for 64-bit ids */
+	uint8_t version; /* ZMS's version number */
+};
+
+/*
+ * fc_zms_header_decode - whether the FC_ZMS_ATE_BYTES at raw are a ZMS
+ * sector header (length 0xffff, the all-ones id of its format's width, a
+ * valid crc8 and ZMS's magic), for tools that look for ZMS in a dump of
+ * unknown geometry. Reads only raw; needs no mounted fs.
+ *
+ * returns:
+ *	0, a header of the version this engine reads; *h holds its fields
+ *	FC_ENOTSUP, a header of another version (*h holds its fields)
+ *	FC_ENOENT, not a ZMS sector header
+ *	FC_EINVAL, raw or h NULL
+ */
+int fc_zms_header_decode(const void *raw, struct fc_zms_header *h);
+
 #endif /* FDTCACHE_ZMS_H */
