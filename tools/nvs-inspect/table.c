@@ -76,9 +76,9 @@ void table_image(const struct inspect *in)
 		     G_GINT64_MODIFIER "x)", in->input.name, tool_image_format_title(in->image.format),
 		     in->image.records, in->file_len, in->image_base);
 	if (in->scanned && in->region.zms)
-		para(in, 0, "partition: found by the scan at 0x%zx, %zu bytes (%u sectors with a ZMS "
-		     "header, %u erased at the end%s)", in->region.offset, in->region.size,
-		     in->region.closed, in->region.erased_after,
+		para(in, 0, "partition: found by the scan at 0x%zx, %zu bytes (%u sector%s with a "
+		     "ZMS header, %u erased at the end%s)", in->region.offset, in->region.size,
+		     in->region.closed, in->region.closed == 1 ? "" : "s", in->region.erased_after,
 		     in->region.size_guessed ? "; only erased bytes follow, so the size is a guess "
 					       "and free space with it" : ", up to other data");
 	else if (in->scanned)

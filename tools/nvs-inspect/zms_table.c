@@ -48,9 +48,9 @@ static void table_geometry(const struct inspect *in)
 	const struct zms_inspect *z = in->zms;
 
 	table_image(in);
-	para(in, 0, "format: ZMS (%s; %u sectors end with an empty ATE carrying ZMS's 0x42 magic)",
+	para(in, 0, "format: ZMS (%s; %u %s with an empty ATE carrying ZMS's 0x42 magic)",
 	      in->opt.format_kind && !strcmp(in->opt.format_kind, "zms") ? "given" : "detected",
-	      z->headers);
+	      z->headers, z->headers == 1 ? "sector ends" : "sectors end");
 	/* one line, whatever its length: scripts read it */
 	printf("geometry: offset %u, %u sectors of %u bytes, write block %u, ATE slot %u, erase "
 	       "value 0x%02x, %s ids, %s\n", z->offset, z->sectors, z->sector_size, z->write_block,
