@@ -12,8 +12,9 @@ static FC_ALWAYS_INLINE void ate_fields(const uint8_t *b, uint8_t erase_value, s
 {
 	uint8_t diff = 0;
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* id, offset, len, part, crc8: the struct's first 8 bytes, in the slot's order */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* id, offset, len, part, crc8: the struct's first 8 bytes, in the slot's order
+	 * (a compiler that does not say its byte order takes the field loads) */
 	_Static_assert(offsetof(struct fc_nvs_ate, crc8) == 7, "fc_nvs_ate's fields are packed");
 	FC_MEMCPY(a, b, 8);
 #else
