@@ -392,7 +392,7 @@ static int first_write_sector(struct fc_nvs *fs, uint32_t *ws)
 {
 	uint32_t last = fs->cfg.sector_count - 1u, low;
 	struct fc_nvs_ate a;
-	int rc, last_score;
+	int rc, best = 0;
 
 	*ws = 0;
 	for (uint32_t s = last;; s = 0) { /* the last sector's top slot, then sector 0's */
@@ -403,42 +403,57 @@ static int first_write_sector(struct fc_nvs *fs, uint32_t *ws)
 		if (!s)
 			break;
 	}
-	last_score = scan_down(fs, last, SCAN_SCORE, &low);
-	if (last_score < 0)
-		return last_score;
-	rc = scan_down(fs, 0, SCAN_SCORE, &low);
-	if (rc > last_score)
-		*ws = 0;
-	return rc < 0 ? rc : 0;
+	for (uint32_t s = last;; s = 0) { /* a tie keeps the last sector */
+		rc = scan_down(fs, s, SCAN_SCORE, &low);
+		if (rc < 0)
+			return rc;
+		if (rc > best) {
+			best = rc;
+			*ws = s;
+		}
+		if (!s)
+			return 0;
+	}
 }
 
 /*
  * The write sector, as Zephyr finds it: the first sector after a closed one
  * whose close slot is erased; with none closed, first_write_sector(). Every
- * sector closed: FC_ECORRUPT.
+ * sector closed: FC_ECORRUPT. One pass reads each close slot once (when no
+ * closed sector is followed by an erased one in 0..n-1, the erased ones
+ * come first: the last sector and sector 0 tell the rest); the emulation
+ * reads a closed sector's successor twice, as Zephyr does.
  */
 static int find_write_sector(struct fc_nvs *fs, uint32_t *ws)
 {
-	uint32_t n = fs->cfg.sector_count, closed = 0;
+	bool closed = false, erased0 = false; /* closed: the sector before s */
 	struct fc_nvs_ate a;
 	int rc;
 
-	for (uint32_t s = 0; s < n; s++) {
+	for (uint32_t s = 0; s < fs->cfg.sector_count; s++) {
 		rc = nvs_close_read_(fs, s, &a);
+		if (!rc && closed && !a.erased && NVS_EMULATED(fs))
+			rc = nvs_close_read_(fs, s, &a);
 		if (rc)
 			return rc;
-		if (a.erased)
-			continue;
-		closed++;
-		rc = nvs_close_read_(fs, next_sector(fs, s), &a);
-		if (rc)
-			return rc;
-		if (a.erased) {
-			*ws = next_sector(fs, s);
+		if (closed && a.erased) {
+			*ws = s;
 			return 0;
 		}
+		closed = !a.erased;
+		if (!s)
+			erased0 = a.erased;
 	}
-	return closed == n ? FC_ECORRUPT : first_write_sector(fs, ws);
+	if (closed && NVS_EMULATED(fs)) {
+		rc = nvs_close_read_(fs, 0, &a);
+		if (rc)
+			return rc;
+	}
+	if (closed && erased0) {
+		*ws = 0;
+		return 0;
+	}
+	return closed ? FC_ECORRUPT : first_write_sector(fs, ws);
 }
 
 /*
@@ -459,7 +474,10 @@ static int find_write_pointers(struct fc_nvs *fs, uint32_t ws)
 	return scan_down(fs, ws, SCAN_WRITE_SECTOR, &low);
 }
 
-/* Step the data pointer over bytes written without their ATE. */
+/*
+ * Step the data pointer over bytes written without their ATE (to a write
+ * block boundary: the pointers are aligned, so the ATE pointer bounds it).
+ */
 static int skip_dirty_data(struct fc_nvs *fs)
 {
 	uint32_t end, o = offs(fs->data_wra);
@@ -468,16 +486,14 @@ static int skip_dirty_data(struct fc_nvs *fs)
 	if (fs->data_wra >= fs->ate_wra)
 		return 0;
 	rc = nvs_dirty_end_(fs, fs->data_wra, offs(fs->ate_wra) - o, &end);
-	if (rc)
-		return rc;
-	if (end > o)
-		fs->data_wra += FC_MIN(al(fs, end - o), offs(fs->ate_wra) - o);
-	return 0;
+	if (!rc)
+		fs->data_wra += al(fs, end) - o;
+	return rc;
 }
 
 int nvs_locate_(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
 {
-	uint32_t ws;
+	uint32_t ws = 0; /* for the compiler: set on success */
 	int rc = nvs_check_config_(cfg);
 
 	if (rc)
