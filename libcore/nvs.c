@@ -126,13 +126,6 @@ static int erase_verified(struct fc_nvs *fs, uint32_t s)
 	}
 }
 
-static int sector_erase(struct fc_nvs *fs, uint32_t s)
-{
-	int rc = lookup_forget(fs, s);
-
-	return rc ? rc : erase_verified(fs, s);
-}
-
 /* Copy a value of len bytes at src (sector s) to the write position. */
 static FC_NOINLINE int value_move(struct fc_nvs *fs, uint32_t s, uint16_t src, uint16_t len)
 {
@@ -155,10 +148,12 @@ static int is_newest(struct fc_nvs *fs, uint16_t id, uint32_t addr)
 /*
  * Collect the sector after the write sector: copy every entry whose newest
  * ATE is there (newest first, as Zephyr), mark the GC done, erase it. The
- * gc_done ATE always gets its slot before the erase: without it a mount
- * could not tell a finished GC whose erase was cut from one cut while
+ * lookup state drops the rest of the sector (deletes, gc_done ATEs) on the
+ * way. The gc_done ATE always gets its slot before the erase: without it a
+ * mount could not tell a finished GC whose erase was cut from one cut while
  * copying. FC_ENOSPC when the copies and gc_done do not fit (only with
- * records packed tighter than this engine writes them), before any erase.
+ * records packed tighter than this engine writes them), before any erase;
+ * the lookup state is then built again over the sector, which stays.
  */
 static int gc(struct fc_nvs *fs)
 {
@@ -168,25 +163,38 @@ static int gc(struct fc_nvs *fs)
 
 	for (uint32_t at = low; !rc && offs(at) <= top_slot(fs); at += fs->ate_size) {
 		rc = nvs_win_ate_(fs, at, false, &a);
-		if (rc || !ate_valid(fs, &a) || a.id == FC_NVS_ID_SPECIAL || !a.len)
+		if (rc || !ate_valid(fs, &a))
 			continue;
+		if (a.id == FC_NVS_ID_SPECIAL || !a.len) {
+			lookup_forget_slot(fs, at, &a);
+			continue;
+		}
 		rc = is_newest(fs, a.id, at);
 		if (rc <= 0)
 			continue;
-		if (fs->ate_wra < fs->data_wra + nvs_entry_bytes_(fs, a.len) + fs->ate_size)
-			return FC_ENOSPC;
+		if (fs->ate_wra < fs->data_wra + nvs_entry_bytes_(fs, a.len) + fs->ate_size) {
+			rc = FC_ENOSPC;
+			break;
+		}
 		uint16_t offset = (uint16_t)offs(fs->data_wra);
 
 		rc = value_move(fs, s, a.offset, a.len);
 		if (!rc)
 			rc = ate_write(fs, a.id, offset, a.len);
 	}
+	if (rc >= 0 && fs->ate_wra < fs->data_wra + fs->ate_size)
+		rc = FC_ENOSPC;
+	if (rc == FC_ENOSPC) {
+		rc = lookup_build(fs);
+		return rc ? rc : FC_ENOSPC;
+	}
 	if (rc < 0)
 		return rc;
-	if (fs->ate_wra < fs->data_wra + fs->ate_size)
-		return FC_ENOSPC;
 	rc = gc_done_write(fs);
-	return rc ? rc : sector_erase(fs, s);
+	if (rc)
+		return rc;
+	lookup_forget(fs, s);
+	return erase_verified(fs, s);
 }
 
 /* ---- mount ---- */
@@ -217,19 +225,21 @@ static int restart_write_sector(struct fc_nvs *fs)
 	return lookup_build(fs);
 }
 
+#define GC_ERASE 1   /* the GC finished, its erase was cut */
+#define GC_RESTART 2 /* the GC was cut */
+
 /*
- * The sector after the write sector is not erased: a GC or its erase was
- * cut. With a gc_done ATE in the write sector (written only once every copy
- * is complete), or outside the log, it only needs the erase. Otherwise the
- * GC starts over from an erased write sector: nothing the cut GC, or a cut
- * restart of it, left in the write sector is trusted (a copy's ATE may
- * survive a torn erase that took its data), and the sector collected is
- * intact, since it is erased only after its gc_done. Any number of cuts of
- * this recovery lead back here.
+ * Was a GC cut? The sector after the write sector is not erased: a GC or
+ * its erase was cut. With a gc_done ATE in the write sector (written only
+ * once every copy is complete), or outside the log, it only needs the
+ * erase. Otherwise the GC starts over from an erased write sector: nothing
+ * the cut GC, or a cut restart of it, left in the write sector is trusted
+ * (a copy's ATE may survive a torn erase that took its data), and the
+ * sector collected is intact, since it is erased only after its gc_done.
  */
-static int recover_gc(struct fc_nvs *fs)
+static int gc_cut(struct fc_nvs *fs, uint32_t nx)
 {
-	uint32_t nx = next_sector(fs, sect(fs->ate_wra)), end;
+	uint32_t end;
 	struct fc_nvs_ate close;
 	int rc = nvs_dirty_end_(fs, mkaddr(nx, 0), ssize(fs), &end);
 
@@ -241,10 +251,26 @@ static int recover_gc(struct fc_nvs *fs)
 	rc = close.erased ? 1 : has_gc_done(fs);
 	if (rc < 0)
 		return rc;
-	if (rc)
-		return sector_erase(fs, nx);
-	rc = restart_write_sector(fs);
-	return rc ? rc : gc(fs);
+	return rc ? GC_ERASE : GC_RESTART;
+}
+
+/*
+ * Recover a cut GC and build the lookup state (the erase comes first, so
+ * the sector erased is never indexed). Any number of cuts of this recovery
+ * lead back here.
+ */
+static int recover_gc(struct fc_nvs *fs)
+{
+	uint32_t nx = next_sector(fs, sect(fs->ate_wra));
+	int rc = gc_cut(fs, nx);
+
+	if (rc == GC_RESTART) {
+		rc = restart_write_sector(fs);
+		return rc ? rc : gc(fs);
+	}
+	if (rc == GC_ERASE)
+		rc = erase_verified(fs, nx);
+	return rc ? rc : lookup_build(fs);
 }
 
 /*
@@ -267,7 +293,7 @@ static int close_above_torn(struct fc_nvs *fs)
 	return rc ? rc : gc(fs);
 }
 
-/* Mount's repairs, which write: a cut GC, a torn last ATE, stray data, a missing gc_done ATE. */
+/* Mount's repairs, which write, and the lookup state: a cut GC, a torn last ATE, stray data, a missing gc_done ATE. */
 static int recover(struct fc_nvs *fs)
 {
 	int rc = recover_gc(fs);
@@ -311,11 +337,12 @@ int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
 	if (!fs)
 		return FC_EINVAL;
 	rc = nvs_locate_(fs, cfg);
+#ifdef FC_READONLY
 	if (!rc)
 		rc = lookup_build(fs);
-#ifndef FC_READONLY
+#else
 	if (!rc)
-		rc = recover(fs);
+		rc = recover(fs); /* which builds the lookup state */
 #endif
 	if (rc)
 		return rc;
@@ -392,9 +419,8 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 		rc = ate_write(fs, id, offset, (uint16_t)stored);
 	if (rc)
 		return rc;
-	if (!fs->live_unknown)
-		fs->live_bytes += nvs_entry_bytes_(fs, (uint16_t)stored) -
-				  nvs_entry_bytes_(fs, old.len);
+	/* (an unknown count is counted again when asked) */
+	fs->live_bytes += nvs_entry_bytes_(fs, (uint16_t)stored) - nvs_entry_bytes_(fs, old.len);
 	return (int)len;
 }
 

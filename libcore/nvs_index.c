@@ -67,37 +67,19 @@ int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nv
 	return nvs_walk_find_(fs, addr, id, fs->gap_addr, a);
 }
 
-static int forget_slot(struct fc_nvs *fs, uint32_t at, const struct fc_nvs_ate *a, void *arg)
+/*
+ * What the index drops of a valid special or delete ATE at addr, in a sector
+ * GC erases: a gc_done ATE's count, a delete still the newest of its id
+ * (GC copies the newest of the other ATEs).
+ */
+void nvs_index_forget_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a)
 {
 	uint32_t v;
 
-	(void)arg;
-	if (!ate_valid(fs, a))
-		return 0;
-	if (a->id == FC_NVS_ID_SPECIAL) {
-		if (a->len == 0 && fs->gc_done_ates)
-			fs->gc_done_ates--;
-	} else if (nvs_index_get_(fs, a->id, &v) && (v & ~NVS_DEL_FLAG) == at) {
+	if (a->id == FC_NVS_ID_SPECIAL)
+		fs->gc_done_ates -= a->len == 0 && fs->gc_done_ates;
+	else if (nvs_index_get_(fs, a->id, &v) && v == (addr | NVS_DEL_FLAG))
 		fc_cache_probe_invalidate(&fs->index, a->id);
-		if (!fs->live_unknown)
-			fs->live_bytes -= nvs_entry_bytes_(fs, a->len);
-	}
-	return 0;
-}
-
-/*
- * Forget a sector about to be erased: index entries still pointing into it
- * (deletes GC did not copy) and its gc_done ATEs.
- */
-int nvs_index_forget_(struct fc_nvs *fs, uint32_t s)
-{
-	int rc;
-
-	/* (gap_addr matters only with gap; NVS_NO_ADDR's sector is no sector) */
-	if (sect(fs->gap_addr) == s)
-		fs->gap_addr = NVS_NO_ADDR;
-	rc = nvs_sector_slots_(fs, s, forget_slot, NULL);
-	return rc == NVS_SECTOR_ERASED ? 0 : rc;
 }
 
 /* Index build, newest first: the first valid ATE seen of an id is its newest. */

@@ -243,7 +243,7 @@ int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a
 int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nvs_ate *a,
 		    unsigned int how);
 void nvs_index_note_(struct fc_nvs *fs, uint16_t id, uint32_t addr, bool del);
-int nvs_index_forget_(struct fc_nvs *fs, uint32_t s);
+void nvs_index_forget_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a);
 int nvs_index_build_(struct fc_nvs *fs);
 int nvs_index_free_space_(struct fc_nvs *fs, uint32_t *space);
 
@@ -289,16 +289,28 @@ static inline void lookup_note(struct fc_nvs *fs, uint16_t id, uint32_t addr, bo
 	nvs_index_note_(fs, id, addr, del);
 }
 
-/* Forget what the lookup state holds of sector s, which is about to be erased. */
-static inline int lookup_forget(struct fc_nvs *fs, uint32_t s)
+/*
+ * Forget what the lookup state holds of sector s, which GC is about to
+ * erase: of each valid special or delete ATE at addr there (slot), then of
+ * the sector (GC has copied the newest of the other ATEs).
+ */
+static inline void lookup_forget_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a)
+{
+	if (!NVS_EMULATED(fs))
+		nvs_index_forget_slot_(fs, addr, a);
+}
+
+static inline void lookup_forget(struct fc_nvs *fs, uint32_t s)
 {
 #ifndef FC_NO_EMULATION
 	if (NVS_EMULATED(fs)) {
 		nvs_zephyr_forget_(fs, s);
-		return 0;
+		return;
 	}
 #endif
-	return nvs_index_forget_(fs, s);
+	/* (gap_addr matters only with gap; NVS_NO_ADDR's sector is no sector) */
+	if (sect(fs->gap_addr) == s)
+		fs->gap_addr = NVS_NO_ADDR;
 }
 
 /* Build the lookup state from the log (mount, restart of the write sector). */
