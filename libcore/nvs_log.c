@@ -7,6 +7,7 @@
  */
 #include "nvs_int.h"
 
+/* The ATE slot size of a valid cfg, else FC_EINVAL. */
 int nvs_check_config_(const struct fc_nvs_config *cfg)
 {
 	const struct fc_flash_geometry *geo;
@@ -23,7 +24,8 @@ int nvs_check_config_(const struct fc_nvs_config *cfg)
 		return FC_EINVAL;
 	if (cfg->sector_count < 2 || cfg->offset % geo->erase_size)
 		return FC_EINVAL;
-	if ((uint64_t)cfg->offset + (uint64_t)cfg->sector_count * cfg->sector_size > geo->size)
+	/* no overflow: at most 65535 sectors of 64 KiB */
+	if (cfg->offset > geo->size || cfg->sector_count * cfg->sector_size > geo->size - cfg->offset)
 		return FC_EINVAL;
 	if (cfg->lookup != FC_NVS_LOOKUP_INDEX && (cfg->lookup != FC_NVS_LOOKUP_ZEPHYR ||
 						   NVS_EMULATED_OFF))
@@ -38,7 +40,7 @@ int nvs_check_config_(const struct fc_nvs_config *cfg)
 	if (cfg->read_buf_size && (!cfg->read_buf || !fc_is_pow2(cfg->read_buf_size) ||
 				   cfg->read_buf_size < FC_NVS_BLOCK))
 		return FC_EINVAL;
-	return 0;
+	return (int)ate_size;
 }
 
 /* ---- flash access ---- */
@@ -149,8 +151,7 @@ int nvs_win_ate_(struct fc_nvs *fs, uint32_t addr, bool up, struct fc_nvs_ate *a
 		return nvs_ate_read_(fs, addr, a);
 	rc = nvs_win_get_(fs, &fs->win, addr, up);
 	if (!rc)
-		fc_nvs_ate_decode(fs->cfg.read_buf + (offs(addr) - offs(fs->win.addr)),
-				  erase_value(fs), a);
+		fc_nvs_ate_decode(fs->cfg.read_buf + (addr - fs->win.addr), erase_value(fs), a);
 	return rc;
 }
 
@@ -178,7 +179,7 @@ enum scan_mode { SCAN_DOWN, SCAN_UP, SCAN_WRITE_SECTOR, SCAN_SCORE };
  * it and loses that delete). A valid ATE whose data starts below the data
  * end seen so far was torn out of order (see find_write_pointers) and is
  * stepped over. The last two modes start with the window reset; SCAN_SCORE
- * returns the score (*low is then of no use).
+ * returns the score (*low is then of no use, as after an error).
  *
  * The score: how much sector s looks like the write sector, 2 when its
  * newest valid ATE is a gc_done ATE (GC erases the other sector of a
@@ -192,14 +193,16 @@ enum scan_mode { SCAN_DOWN, SCAN_UP, SCAN_WRITE_SECTOR, SCAN_SCORE };
  */
 static int scan_down(struct fc_nvs *fs, uint32_t s, enum scan_mode mode, uint32_t *low)
 {
-	uint32_t o, end = 0, lo = top_slot(fs), seen = 0; /* SCAN_SCORE: SEEN_* */
+	uint32_t end = 0, seen = 0; /* SCAN_SCORE: SEEN_* */
+	int32_t o = (int32_t)top_slot(fs); /* below slot 0 when the scan passes it */
 	bool torn = false;
 	struct fc_nvs_ate a;
 
+	*low = mkaddr(s, (uint32_t)o);
 	if (mode >= SCAN_WRITE_SECTOR)
 		nvs_win_reset_(fs);
-	for (o = lo; o >= end && o < ssize(fs); o -= fs->ate_size) {
-		int rc = nvs_win_ate_(fs, mkaddr(s, o), mode == SCAN_UP, &a);
+	for (; o >= (int32_t)end; o -= (int32_t)fs->ate_size) {
+		int rc = nvs_win_ate_(fs, mkaddr(s, (uint32_t)o), mode == SCAN_UP, &a);
 
 		if (rc)
 			return rc;
@@ -219,20 +222,19 @@ static int scan_down(struct fc_nvs *fs, uint32_t s, enum scan_mode mode, uint32_
 		if (a.offset >= end || mode == SCAN_SCORE) {
 			torn = false;
 			end = FC_MAX(end, (uint32_t)a.offset + a.len);
-			lo = o;
+			*low = mkaddr(s, (uint32_t)o);
 		}
 	}
-	*low = mkaddr(s, lo);
 	if (mode == SCAN_WRITE_SECTOR) {
 		/* the ATE pointer is the slot the scan stopped at (past slot 0: full) */
 		uint32_t data = al(fs, end);
 
-		fs->torn_last = torn && o < ssize(fs); /* the torn slot is the one above it */
-		if (o >= ssize(fs) || o < data) {
-			o = o >= ssize(fs) ? 0 : o;
-			data = o + fs->ate_size;
+		fs->torn_last = torn; /* the slot above it (false past slot 0: no data starts below 0) */
+		if (o < (int32_t)data) {
+			o = FC_MAX(o, 0);
+			data = (uint32_t)o + fs->ate_size;
 		}
-		fs->ate_wra = mkaddr(s, o);
+		fs->ate_wra = mkaddr(s, (uint32_t)o);
 		fs->data_wra = mkaddr(s, data);
 	}
 	return mode == SCAN_SCORE ? (int)(1 + (seen & SEEN_GC_DONE)) : 0;
@@ -334,16 +336,14 @@ int nvs_walk_find_(struct fc_nvs *fs, uint32_t *addr, uint16_t id, uint32_t limi
 int nvs_slots_up_(struct fc_nvs *fs, uint32_t low, nvs_slot_fn fn, void *arg)
 {
 	struct fc_nvs_ate a;
+	int rc = 0;
 
-	for (uint32_t at = low; offs(at) <= top_slot(fs); at += fs->ate_size) {
-		int rc = nvs_win_ate_(fs, at, false, &a);
-
+	for (uint32_t at = low; !rc && offs(at) <= top_slot(fs); at += fs->ate_size) {
+		rc = nvs_win_ate_(fs, at, false, &a);
 		if (!rc)
 			rc = fn(fs, at, &a, arg);
-		if (rc)
-			return rc;
 	}
-	return 0;
+	return rc;
 }
 
 int nvs_sector_start_(struct fc_nvs *fs, uint32_t s, uint32_t *low)
@@ -371,12 +371,12 @@ int nvs_sector_slots_(struct fc_nvs *fs, uint32_t s, nvs_slot_fn fn, void *arg)
  */
 int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
 {
-	uint32_t ws = sect(fs->ate_wra);
+	uint32_t ws = sect(fs->ate_wra), s = ws;
 	int rc;
 
 	nvs_win_reset_(fs);
 	rc = nvs_slots_up_(fs, fs->ate_wra + fs->ate_size, fn, arg);
-	for (uint32_t s = prev_sector(fs, ws); !rc && s != ws; s = prev_sector(fs, s))
+	while (!rc && (s = prev_sector(fs, s)) != ws)
 		rc = nvs_sector_slots_(fs, s, fn, arg);
 	return rc == NVS_SECTOR_ERASED ? 0 : rc;
 }
@@ -419,20 +419,21 @@ static int first_write_sector(struct fc_nvs *fs, uint32_t *ws)
 /*
  * The write sector, as Zephyr finds it: the first sector after a closed one
  * whose close slot is erased; with none closed, first_write_sector(). Every
- * sector closed: FC_ECORRUPT. One pass reads each close slot once (when no
- * closed sector is followed by an erased one in 0..n-1, the erased ones
- * come first: the last sector and sector 0 tell the rest); the emulation
- * reads a closed sector's successor twice, as Zephyr does.
+ * sector closed: FC_ECORRUPT. One pass reads each close slot once, sector
+ * 0's again after a closed last sector; the emulation reads a closed
+ * sector's successor twice, as Zephyr does. Without a closed sector before
+ * an erased one in 0..n-1, the erased ones come first: an erased last
+ * sector means none is closed, a closed one that sector 0 tells the rest.
  */
 static int find_write_sector(struct fc_nvs *fs, uint32_t *ws)
 {
-	bool closed = false, erased0 = false; /* closed: the sector before s */
+	bool closed = false; /* the sector before s */
 	struct fc_nvs_ate a;
-	int rc;
 
-	for (uint32_t s = 0; s < fs->cfg.sector_count; s++) {
-		rc = nvs_close_read_(fs, s, &a);
-		if (!rc && closed && !a.erased && NVS_EMULATED(fs))
+	for (uint32_t s = 0;; s = next_sector(fs, s)) {
+		int rc = nvs_close_read_(fs, s, &a);
+
+		if (!rc && closed && s && !a.erased && NVS_EMULATED(fs))
 			rc = nvs_close_read_(fs, s, &a);
 		if (rc)
 			return rc;
@@ -440,20 +441,12 @@ static int find_write_sector(struct fc_nvs *fs, uint32_t *ws)
 			*ws = s;
 			return 0;
 		}
+		if (closed && !s)
+			return FC_ECORRUPT;
 		closed = !a.erased;
-		if (!s)
-			erased0 = a.erased;
+		if (!closed && s == fs->cfg.sector_count - 1u)
+			return first_write_sector(fs, ws);
 	}
-	if (closed && NVS_EMULATED(fs)) {
-		rc = nvs_close_read_(fs, 0, &a);
-		if (rc)
-			return rc;
-	}
-	if (closed && erased0) {
-		*ws = 0;
-		return 0;
-	}
-	return closed ? FC_ECORRUPT : first_write_sector(fs, ws);
 }
 
 /*
@@ -496,11 +489,11 @@ int nvs_locate_(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
 	uint32_t ws = 0; /* for the compiler: set on success */
 	int rc = nvs_check_config_(cfg);
 
-	if (rc)
+	if (rc < 0)
 		return rc;
 	FC_MEMSET(fs, 0, sizeof(*fs));
 	fs->cfg = *cfg;
-	fs->ate_size = FC_MAX(FC_NVS_ATE_BYTES, cfg->flash->geo.write_size);
+	fs->ate_size = (uint32_t)rc;
 	/* the mount's one division: walks are bounded without one per step */
 	fs->max_steps = cfg->sector_count * (cfg->sector_size / fs->ate_size + 1);
 	rc = find_write_sector(fs, &ws);

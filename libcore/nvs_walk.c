@@ -259,7 +259,7 @@ int fc_nvs_walk(const struct fc_nvs_config *cfg, const struct fc_nvs_walk_ops *o
 	uint32_t wsec, n, log_len = 0;
 	int rc;
 
-	if (!ops || nvs_check_config_(cfg))
+	if (!ops || nvs_check_config_(cfg) < 0)
 		return FC_EINVAL;
 	/* the log is located as the engine's own mount locates it */
 	icfg = *cfg;
