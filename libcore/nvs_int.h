@@ -187,16 +187,14 @@ int nvs_walk_find_(struct fc_nvs *fs, uint32_t *addr, uint16_t id, uint32_t limi
  * returns non-zero to stop, which the visit returns. Slots up: from the
  * slot at low to the top slot of its sector. Sector start: the lowest ATE
  * of a written sector other than the write sector (the window reset), or
- * NVS_SECTOR_ERASED when its close slot is erased; sector slots visits
- * from there. For each slot: every slot of the written sectors (fn returns
- * 0 or an error).
+ * NVS_SECTOR_ERASED when its close slot is erased. For each slot: every
+ * slot of the written sectors (fn returns 0 or an error).
  */
 #define NVS_SECTOR_ERASED 1
 typedef int (*nvs_slot_fn)(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a,
 			   void *arg);
 int nvs_slots_up_(struct fc_nvs *fs, uint32_t low, nvs_slot_fn fn, void *arg);
 int nvs_sector_start_(struct fc_nvs *fs, uint32_t s, uint32_t *low);
-int nvs_sector_slots_(struct fc_nvs *fs, uint32_t s, nvs_slot_fn fn, void *arg);
 int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg);
 
 /*

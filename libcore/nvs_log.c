@@ -178,8 +178,8 @@ enum scan_mode { SCAN_DOWN, SCAN_UP, SCAN_WRITE_SECTOR, SCAN_SCORE };
  * slot: the one kept free for a delete in a full sector (Zephyr stops above
  * it and loses that delete). A valid ATE whose data starts below the data
  * end seen so far was torn out of order (see find_write_pointers) and is
- * stepped over. The last two modes start with the window reset; SCAN_SCORE
- * returns the score (*low is then of no use, as after an error).
+ * stepped over. SCAN_SCORE returns the score (*low is then of no use, as
+ * after an error).
  *
  * The score: how much sector s looks like the write sector, 2 when its
  * newest valid ATE is a gc_done ATE (GC erases the other sector of a
@@ -199,8 +199,6 @@ static int scan_down(struct fc_nvs *fs, uint32_t s, enum scan_mode mode, uint32_
 	struct fc_nvs_ate a;
 
 	*low = mkaddr(s, (uint32_t)o);
-	if (mode >= SCAN_WRITE_SECTOR)
-		nvs_win_reset_(fs);
 	for (; o >= (int32_t)end; o -= (int32_t)fs->ate_size) {
 		int rc = nvs_win_ate_(fs, mkaddr(s, (uint32_t)o), mode == SCAN_UP, &a);
 
@@ -357,27 +355,22 @@ int nvs_sector_start_(struct fc_nvs *fs, uint32_t s, uint32_t *low)
 	return nvs_sector_low_(fs, s, &close, low);
 }
 
-int nvs_sector_slots_(struct fc_nvs *fs, uint32_t s, nvs_slot_fn fn, void *arg)
-{
-	uint32_t low;
-	int rc = nvs_sector_start_(fs, s, &low);
-
-	return rc ? rc : nvs_slots_up_(fs, low, fn, arg);
-}
-
 /*
  * The written sectors newest first: the write sector above its ATE
  * pointer, then back while sectors are closed.
  */
 int nvs_for_each_slot_(struct fc_nvs *fs, nvs_slot_fn fn, void *arg)
 {
-	uint32_t ws = sect(fs->ate_wra), s = ws;
+	uint32_t ws = sect(fs->ate_wra), s = ws, low = fs->ate_wra + fs->ate_size;
 	int rc;
 
 	nvs_win_reset_(fs);
-	rc = nvs_slots_up_(fs, fs->ate_wra + fs->ate_size, fn, arg);
-	while (!rc && (s = prev_sector(fs, s)) != ws)
-		rc = nvs_sector_slots_(fs, s, fn, arg);
+	do {
+		rc = nvs_slots_up_(fs, low, fn, arg);
+		if (rc || (s = prev_sector(fs, s)) == ws)
+			break;
+		rc = nvs_sector_start_(fs, s, &low);
+	} while (!rc);
 	return rc == NVS_SECTOR_ERASED ? 0 : rc;
 }
 
@@ -403,7 +396,11 @@ static int first_write_sector(struct fc_nvs *fs, uint32_t *ws)
 		if (!s)
 			break;
 	}
-	for (uint32_t s = last;; s = 0) { /* a tie keeps the last sector */
+	/*
+	 * No window reset: locate's fs starts cleared, and a window holds one
+	 * sector. A tie keeps the last sector.
+	 */
+	for (uint32_t s = last;; s = 0) {
 		rc = scan_down(fs, s, SCAN_SCORE, &low);
 		if (rc < 0)
 			return rc;
@@ -464,6 +461,7 @@ static int find_write_pointers(struct fc_nvs *fs, uint32_t ws)
 {
 	uint32_t low;
 
+	nvs_win_reset_(fs); /* reads of its own, not a scored sector's window */
 	return scan_down(fs, ws, SCAN_WRITE_SECTOR, &low);
 }
 
