@@ -45,9 +45,8 @@ int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nv
 
 	/* the statistics fc_cache_lookup keeps */
 	fs->index.stats.lookups++;
-	fs->index.stats.hits += hit;
-	fs->index.stats.misses += !hit;
 	if (hit) {
+		fs->index.stats.hits++;
 		*addr = v & ~NVS_DEL_FLAG;
 		if (v & NVS_DEL_FLAG) {
 			a->len = 0;
@@ -61,6 +60,7 @@ int nvs_index_find_(struct fc_nvs *fs, uint16_t id, uint32_t *addr, struct fc_nv
 			return rc;
 		return a->id == id && ate_valid(fs, a) ? 1 : FC_ECORRUPT;
 	}
+	fs->index.stats.misses++;
 	if (!fs->gap || !(how & NVS_FIND_WALK))
 		return 0;
 	*addr = fs->ate_wra;
@@ -107,21 +107,21 @@ int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a
 
 int nvs_index_build_(struct fc_nvs *fs)
 {
-	int rc;
-
-	fs->live_bytes = 0;
-	fs->live_unknown = false;
-	fs->gc_done_ates = 0;
-	fs->gap = false;
 	/*
 	 * FC_NO_INDEX (a reader: built once, never written) keeps nvs_locate_'s
 	 * zeroed FC_CACHE_NONE cache and reads no ATE here: its gc_done ATEs
 	 * are counted with the live bytes, by the first free-space query.
+	 * The init cannot fail: the mount's nvs_check_config_ took these slots.
 	 */
+	if (!NVS_INDEX_OFF)
+		(void)fc_cache_probe_init(&fs->index, fs->cfg.index_slots, index_slots(fs));
+	fs->live_bytes = 0;
+	fs->live_unknown = false;
+	fs->gc_done_ates = 0;
+	fs->gap = false;
 	if (!NVS_INDEX_OFF) {
-		rc = fc_cache_probe_init(&fs->index, fs->cfg.index_slots, index_slots(fs));
-		if (!rc)
-			rc = nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
+		int rc = nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
+
 		if (rc)
 			return rc;
 	}
@@ -147,68 +147,61 @@ int nvs_index_build_(struct fc_nvs *fs)
 #define GROUPS (0x10000u >> GROUP_SHIFT)
 #define NO_GROUP UINT32_MAX
 
+/* Groups are held by rank: their position in the order of passes. */
 struct live_count {
 	uint32_t bytes;
-	uint32_t pass;
-	uint32_t first; /* group of the first refused ATE: groups are taken in order from it */
-	uint32_t group; /* counted in this pass (NO_GROUP until the first pass meets one) */
-	uint32_t next;  /* the nearest later group holding refused ids */
+	uint32_t first; /* group of the first refused ATE (rank 0), NO_GROUP until met */
+	uint32_t rank;  /* counted in this pass: rank 0 is the first pass */
+	uint32_t next;  /* the nearest later rank holding refused ids, GROUPS if none */
 	uint32_t gc_done; /* FC_NO_INDEX: gc_done ATEs, counted in the first pass */
-	uint8_t seen[GROUP_IDS / 8];
+	uint32_t seen[GROUP_IDS / 32];
 };
-
-/* Position of a group in the order of passes. */
-static uint32_t group_rank(const struct live_count *c, uint32_t g)
-{
-	return g == NO_GROUP ? GROUPS : (g + GROUPS - c->first) % GROUPS;
-}
 
 static int count_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a, void *arg)
 {
 	struct live_count *c = arg;
-	uint32_t v, g = a->id >> GROUP_SHIFT, bit = a->id & (GROUP_IDS - 1u);
+	uint32_t v, r, bit = a->id & (GROUP_IDS - 1u);
 
 	if (!ate_valid(fs, a))
 		return 0;
 	if (a->id == FC_NVS_ID_SPECIAL) {
-		c->gc_done += NVS_INDEX_OFF && !c->pass && !a->len;
+		c->gc_done += NVS_INDEX_OFF && !c->rank && !a->len;
 		return 0;
 	}
 	if (nvs_index_get_(fs, a->id, &v)) {
-		if (!c->pass && v == addr)
+		if (!c->rank && v == addr)
 			c->bytes += nvs_entry_bytes_(fs, a->len);
 		return 0;
 	}
-	if (c->group == NO_GROUP)
-		c->group = c->first = g;
-	if (g != c->group) {
-		if (group_rank(c, g) > group_rank(c, c->group) &&
-		    group_rank(c, g) < group_rank(c, c->next))
-			c->next = g;
+	if (c->first == NO_GROUP)
+		c->first = a->id >> GROUP_SHIFT;
+	r = ((a->id >> GROUP_SHIFT) - c->first) % GROUPS;
+	if (r != c->rank) {
+		if (r > c->rank && r < c->next)
+			c->next = r;
 		return 0;
 	}
-	if (c->seen[bit / 8] & 1u << bit % 8)
+	if (c->seen[bit / 32] & 1u << bit % 32)
 		return 0;
-	c->seen[bit / 8] |= (uint8_t)(1u << bit % 8);
+	c->seen[bit / 32] |= 1u << bit % 32;
 	c->bytes += nvs_entry_bytes_(fs, a->len);
 	return 0;
 }
 
 static int live_recount(struct fc_nvs *fs)
 {
-	struct live_count c = { .bytes = 0, .pass = 0, .first = 0, .group = NO_GROUP, .gc_done = 0 };
+	struct live_count c = { .bytes = 0, .first = NO_GROUP, .rank = 0, .gc_done = 0 };
 
 	do {
 		int rc;
 
 		FC_MEMSET(c.seen, 0, sizeof(c.seen));
-		c.next = NO_GROUP;
+		c.next = GROUPS;
 		rc = nvs_for_each_slot_(fs, count_slot, &c);
 		if (rc)
 			return rc;
-		c.group = c.next;
-		c.pass++;
-	} while (c.group != NO_GROUP);
+		c.rank = c.next;
+	} while (c.rank != GROUPS);
 	fs->live_bytes = c.bytes;
 	if (NVS_INDEX_OFF)
 		fs->gc_done_ates = c.gc_done;
