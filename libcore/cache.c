@@ -71,7 +71,7 @@ int fc_cache_probe_init(struct fc_cache *cache, struct fc_cache_slot *slots, uin
 
 void fc_cache_clear(struct fc_cache *cache)
 {
-	for (uint32_t i = 0; i < cache->nslots; i++) {
+	for (uint32_t i = cache->nslots; i--;) {
 		cache->slots[i].key = FC_CACHE_EMPTY;
 		cache->slots[i].value = 0;
 	}
@@ -138,21 +138,21 @@ static void set_promote(struct fc_cache *cache, uint32_t base, uint32_t i)
 }
 
 /*
- * PROBE: the slot holding key, or else the empty slot ending its probe run
- * (UINT32_MAX when the map is full and key is absent).
+ * PROBE: the slot holding key, or else the empty slot ending its probe run,
+ * or else (the map is full and lacks key) its home slot, holding another key.
  */
 static uint32_t probe_find(const struct fc_cache *cache, uint32_t key)
 {
 	uint32_t mask = cache->nslots - 1;
 	uint32_t i = fc_cache_hash_home(cache, key);
 
-	for (uint32_t n = 0; n < cache->nslots; n++, i = (i + 1) & mask) {
+	for (uint32_t n = cache->nslots; n; n--, i = (i + 1) & mask) {
 		uint32_t k = cache->slots[i].key;
 
 		if (k == key || k == FC_CACHE_EMPTY)
-			return i;
+			break;
 	}
-	return UINT32_MAX;
+	return i;
 }
 
 /* The slot holding key, or UINT32_MAX. */
@@ -169,7 +169,7 @@ static uint32_t find_slot(const struct fc_cache *cache, uint32_t key)
 		return found ? i : UINT32_MAX;
 	}
 	i = cache->policy == FC_CACHE_PROBE ? probe_find(cache, key) : fc_cache_slot_of(cache, key);
-	if (i == UINT32_MAX || cache->slots[i].key != key)
+	if (cache->slots[i].key != key)
 		return UINT32_MAX;
 	return i;
 }
@@ -265,26 +265,30 @@ static int set_put(struct fc_cache *cache, uint32_t key, uint32_t value,
 static FC_ALWAYS_INLINE int probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
 				      enum fc_cache_prefill_mode mode)
 {
-	uint32_t i = probe_find(cache, key);
+	struct fc_cache_slot *s = &cache->slots[probe_find(cache, key)];
 
-	if (i == UINT32_MAX) {
+	/* a probe store evicts nothing: another key here means a full map */
+	if (s->key == FC_CACHE_EMPTY) {
+		cache->used++;
+	} else if (s->key != key) {
 		cache->overflowed = true;
 		return FC_ENOSPC;
-	}
-	if (mode == FC_CACHE_IF_EMPTY && cache->slots[i].key != FC_CACHE_EMPTY)
+	} else if (mode == FC_CACHE_IF_EMPTY) {
 		return 0;
-	return store(cache, i, key, value);
+	}
+	s->key = key;
+	s->value = value;
+	return 1;
 }
 
 int fc_cache_probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
 		       enum fc_cache_prefill_mode mode)
 {
+	uint32_t *stored = mode == FC_CACHE_IF_EMPTY ? &cache->stats.prefills : &cache->stats.fills;
 	int rc = probe_put(cache, key, value, mode);
 
-	if (rc > 0 && mode == FC_CACHE_IF_EMPTY)
-		cache->stats.prefills++;
-	else if (rc > 0)
-		cache->stats.fills++;
+	if (rc > 0)
+		(*stored)++;
 	return rc;
 }
 
@@ -335,13 +339,12 @@ int fc_cache_prefill(struct fc_cache *cache, uint32_t key, uint32_t value,
 static void probe_remove(struct fc_cache *cache, uint32_t hole)
 {
 	uint32_t mask = cache->nslots - 1;
-	uint32_t i = hole;
+	uint32_t start = hole;
 
 	/* A full map has no empty slot to end the run: stop after one lap. */
-	for (uint32_t n = 1; n < cache->nslots; n++) {
+	for (uint32_t i = (hole + 1) & mask; i != start; i = (i + 1) & mask) {
 		uint32_t home;
 
-		i = (i + 1) & mask;
 		if (cache->slots[i].key == FC_CACHE_EMPTY)
 			break;
 		home = fc_cache_hash_home(cache, cache->slots[i].key);
@@ -367,7 +370,7 @@ int fc_cache_probe_invalidate(struct fc_cache *cache, uint32_t key)
 {
 	uint32_t i = probe_find(cache, key);
 
-	if (i == UINT32_MAX || cache->slots[i].key != key)
+	if (cache->slots[i].key != key)
 		return 0;
 	probe_remove(cache, i);
 	return removed(cache);
