@@ -21,17 +21,33 @@ static unsigned int ways_log2(enum fc_cache_policy policy)
 	return policy == FC_CACHE_HASH32_4WAY ? 2u : policy == FC_CACHE_HASH32_2WAY ? 1u : 0u;
 }
 
-/* The fields of an empty cache with zero statistics; bits: log2 of its sets. */
-static void setup(struct fc_cache *cache, enum fc_cache_policy policy,
-		  struct fc_cache_slot *slots, uint32_t nslots, unsigned int bits)
+/* fc_cache_clear, inlined into setup */
+static FC_ALWAYS_INLINE void clear(struct fc_cache *cache)
+{
+	for (uint32_t i = cache->nslots; i--;) {
+		cache->slots[i].key = FC_CACHE_EMPTY;
+		cache->slots[i].value = 0;
+	}
+	cache->used = 0;
+	cache->overflowed = false;
+}
+
+/*
+ * The fields of an empty cache with zero statistics; bits: log2 of its sets.
+ * Inlined with the clearing: fc_cache_probe_init, all an engine's index
+ * links of it, is then one function.
+ */
+static FC_ALWAYS_INLINE void setup(struct fc_cache *cache, enum fc_cache_policy policy,
+				   struct fc_cache_slot *slots, uint32_t nslots,
+				   unsigned int bits)
 {
 	cache->slots = slots;
 	cache->nslots = nslots;
 	cache->hash_shift = (uint8_t)(bits ? 32 - bits : 0);
 	cache->hash_mult = bits ? FC_HASH32_GOLDEN : 0;
 	cache->policy = policy;
-	fc_cache_clear(cache);
-	fc_cache_reset_stats(cache);
+	clear(cache);
+	FC_MEMSET(&cache->stats, 0, sizeof(cache->stats));
 }
 
 int fc_cache_init(struct fc_cache *cache, enum fc_cache_policy policy,
@@ -71,12 +87,7 @@ int fc_cache_probe_init(struct fc_cache *cache, struct fc_cache_slot *slots, uin
 
 void fc_cache_clear(struct fc_cache *cache)
 {
-	for (uint32_t i = cache->nslots; i--;) {
-		cache->slots[i].key = FC_CACHE_EMPTY;
-		cache->slots[i].value = 0;
-	}
-	cache->used = 0;
-	cache->overflowed = false;
+	clear(cache);
 }
 
 void fc_cache_reset_stats(struct fc_cache *cache)
