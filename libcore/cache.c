@@ -269,13 +269,11 @@ static int set_put(struct fc_cache *cache, uint32_t key, uint32_t value,
 	return 1;
 }
 
-/*
- * PROBE store, as put(): FC_ENOSPC when the map is full and lacks key.
- * Inlined: fc_cache_probe_put, all an engine's index links, is then one function.
- */
-static FC_ALWAYS_INLINE int probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
-				      enum fc_cache_prefill_mode mode)
+/* The PROBE store in one function: all an engine's index links of the stores. */
+int fc_cache_probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
+		       enum fc_cache_prefill_mode mode)
 {
+	uint32_t *stored = mode == FC_CACHE_IF_EMPTY ? &cache->stats.prefills : &cache->stats.fills;
 	struct fc_cache_slot *s = &cache->slots[probe_find(cache, key)];
 
 	/* a probe store evicts nothing: another key here means a full map */
@@ -289,18 +287,8 @@ static FC_ALWAYS_INLINE int probe_put(struct fc_cache *cache, uint32_t key, uint
 	}
 	s->key = key;
 	s->value = value;
+	(*stored)++;
 	return 1;
-}
-
-int fc_cache_probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
-		       enum fc_cache_prefill_mode mode)
-{
-	uint32_t *stored = mode == FC_CACHE_IF_EMPTY ? &cache->stats.prefills : &cache->stats.fills;
-	int rc = probe_put(cache, key, value, mode);
-
-	if (rc > 0)
-		(*stored)++;
-	return rc;
 }
 
 static int put(struct fc_cache *cache, uint32_t key, uint32_t value,
@@ -314,9 +302,16 @@ static int put(struct fc_cache *cache, uint32_t key, uint32_t value,
 		return 0;
 	if (is_sets(cache))
 		return set_put(cache, key, value, mode);
-	if (cache->policy == FC_CACHE_PROBE)
-		return probe_put(cache, key, value, mode);
-	i = fc_cache_slot_of(cache, key);
+	if (cache->policy != FC_CACHE_PROBE) {
+		i = fc_cache_slot_of(cache, key);
+	} else {
+		/* fc_cache_probe_put's refusal; the rest is a direct-mapped store's */
+		i = probe_find(cache, key);
+		if (cache->slots[i].key != key && cache->slots[i].key != FC_CACHE_EMPTY) {
+			cache->overflowed = true;
+			return FC_ENOSPC;
+		}
+	}
 	if (mode == FC_CACHE_IF_EMPTY && cache->slots[i].key != FC_CACHE_EMPTY)
 		return 0;
 	return store(cache, i, key, value);
