@@ -5,7 +5,8 @@ int fc_flash_geometry_check(const struct fc_flash_geometry *geo)
 {
 	if (!geo || !geo->size || !geo->erase_size || !fc_is_pow2(geo->write_size))
 		return FC_EINVAL;
-	if (geo->erase_size % geo->write_size || geo->size % geo->erase_size)
+	/* write_size is a power of two: a mask tells a multiple of it */
+	if ((geo->erase_size & (geo->write_size - 1)) || geo->size % geo->erase_size)
 		return FC_EINVAL;
 	return 0;
 }
@@ -74,24 +75,22 @@ static int ram_erase(void *ctx, uint32_t off, uint32_t len)
 	return 0;
 }
 
-static void device_init(struct fc_flash *dev, const struct fc_flash_geometry *geo,
-			const struct fc_flash *ops, void *ctx)
+/* A device over geo passing ctx back (the callbacks set by the caller). */
+static void device_init(struct fc_flash *dev, const struct fc_flash_geometry *geo, void *ctx)
 {
-	*dev = *ops;
 	dev->geo = *geo;
 	dev->ctx = ctx;
 }
 
 int fc_ram_flash_init(struct fc_ram_flash *ram, const struct fc_flash_geometry *geo, void *mem)
 {
-	static const struct fc_flash ram_ops = {
-		.read = ram_read, .prog = ram_prog, .erase = ram_erase,
-	};
-
 	if (!ram || !mem || fc_flash_geometry_check(geo))
 		return FC_EINVAL;
 	ram->mem = mem;
-	device_init(&ram->dev, geo, &ram_ops, ram);
+	ram->dev.read = ram_read;
+	ram->dev.prog = ram_prog;
+	ram->dev.erase = ram_erase;
+	device_init(&ram->dev, geo, ram);
 	return 0;
 }
 
@@ -118,13 +117,12 @@ static int rom_erase(void *ctx, uint32_t off, uint32_t len)
 int fc_rom_flash_init(struct fc_rom_flash *rom, const struct fc_flash_geometry *geo,
 		      const void *mem)
 {
-	static const struct fc_flash rom_ops = {
-		.read = rom_read, .prog = rom_prog, .erase = rom_erase,
-	};
-
 	if (!rom || !mem || fc_flash_geometry_check(geo))
 		return FC_EINVAL;
 	rom->mem = mem;
-	device_init(&rom->dev, geo, &rom_ops, rom);
+	rom->dev.read = rom_read;
+	rom->dev.prog = rom_prog;
+	rom->dev.erase = rom_erase;
+	device_init(&rom->dev, geo, rom);
 	return 0;
 }
