@@ -274,7 +274,10 @@ int fc_cache_probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
 		       enum fc_cache_prefill_mode mode)
 {
 	uint32_t *stored = mode == FC_CACHE_IF_EMPTY ? &cache->stats.prefills : &cache->stats.fills;
-	struct fc_cache_slot *s = &cache->slots[probe_find(cache, key)];
+	struct fc_cache_slot *s;
+
+	FC_ASSERT(cache->policy == FC_CACHE_PROBE); /* probe_find needs a slot */
+	s = &cache->slots[probe_find(cache, key)];
 
 	/* a probe store evicts nothing: another key here means a full map */
 	if (s->key == FC_CACHE_EMPTY) {
@@ -374,7 +377,10 @@ static int removed(struct fc_cache *cache)
 
 int fc_cache_probe_invalidate(struct fc_cache *cache, uint32_t key)
 {
-	uint32_t i = probe_find(cache, key);
+	uint32_t i;
+
+	FC_ASSERT(cache->policy == FC_CACHE_PROBE);
+	i = probe_find(cache, key);
 
 	if (cache->slots[i].key != key)
 		return 0;

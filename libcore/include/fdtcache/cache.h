@@ -187,7 +187,8 @@ int fc_cache_probe_init(struct fc_cache *cache, struct fc_cache_slot *slots, uin
 /*
  * fc_cache_probe_put - fc_cache_fill (mode FC_CACHE_OVERWRITE, counted as
  * a fill) or fc_cache_prefill with FC_CACHE_IF_EMPTY (counted as a
- * prefill) of a PROBE map.
+ * prefill) of a PROBE map (one set up with slots: FC_ASSERT checks it;
+ * the NONE map of fc_cache_probe_init with no slots takes no put).
  *
  * returns:
  *	1, stored
@@ -199,7 +200,8 @@ int fc_cache_probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
 		       enum fc_cache_prefill_mode mode);
 
 /*
- * fc_cache_probe_invalidate - fc_cache_invalidate of a PROBE map.
+ * fc_cache_probe_invalidate - fc_cache_invalidate of a PROBE map (as
+ * fc_cache_probe_put, one with slots).
  *
  * returns: 1 if key was held, 0 if not.
  */
