@@ -72,7 +72,7 @@ static int data_write(struct fc_nvs *fs, const uint8_t *data, uint32_t len, uint
 	uint32_t whole = len & ~(wbs(fs) - 1u), tail = len - whole;
 	int rc;
 
-	if (!fs->cfg.data_crc || !len)
+	if (!NVS_DATA_CRC(fs) || !len)
 		return data_prog(fs, data, len);
 	rc = data_prog(fs, data, whole);
 	if (rc)
@@ -359,10 +359,10 @@ int fc_nvs_mount(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
  */
 #ifndef FC_READONLY
 static int value_cmp(const struct fc_nvs *fs, uint32_t addr, const uint8_t *data, uint32_t len,
-		     uint32_t stored_len, uint32_t data_crc)
+		     uint32_t data_crc)
 {
 	uint8_t buf[NVS_BLOCK], crc[NVS_CRC_SIZE];
-	uint32_t step = flash_block_step(fs->cfg.flash);
+	uint32_t step = flash_block_step(fs->cfg.flash), stored_len = len + crc_size(fs);
 
 	fc_put_le32(crc, data_crc);
 	for (uint32_t pos = 0; pos < stored_len;) {
@@ -382,8 +382,8 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 			unsigned int hints)
 {
 	uint32_t old_addr, stored = len ? len + crc_size(fs) : 0, required = 0;
-	/* one CRC-32 for the compare and the write (unused without data_crc) */
-	uint32_t crc = fc_crc32_ieee(data, len);
+	/* one CRC-32 for the compare and the write */
+	uint32_t crc = NVS_DATA_CRC(fs) ? fc_crc32_ieee(data, len) : 0;
 	uint16_t offset;
 	struct fc_nvs_ate old;
 	int found, rc;
@@ -396,7 +396,7 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 	if (!len && !old.len)
 		return 0;
 	if (len && !hints && old.len == stored) {
-		rc = value_cmp(fs, mkaddr(sect(old_addr), old.offset), data, len, old.len, crc);
+		rc = value_cmp(fs, mkaddr(sect(old_addr), old.offset), data, len, crc);
 		if (rc <= 0)
 			return rc;
 	}
@@ -483,7 +483,7 @@ int fc_nvs_read_hist(struct fc_nvs *fs, uint16_t id, void *data, size_t len, uin
 	rc = nvs_read_(fs, addr, data, FC_MIN((uint32_t)len, vlen));
 	if (rc)
 		return rc;
-	if (fs->cfg.data_crc && len >= vlen) {
+	if (NVS_DATA_CRC(fs) && len >= vlen) {
 		uint8_t crc[NVS_CRC_SIZE];
 
 		rc = nvs_read_(fs, addr + vlen, crc, NVS_CRC_SIZE);

@@ -43,9 +43,18 @@ static inline uint32_t mkaddr(uint32_t sector, uint32_t offset)
 #define al(fs, len) flash_al((fs)->cfg.flash, (len))
 #define erase_value(fs) flash_erase_value((fs)->cfg.flash)
 
+/* cfg.data_crc, a constant false in an FC_NO_DATA_CRC build (which refuses it) */
+#ifdef FC_NO_DATA_CRC
+#define NVS_DATA_CRC(fs) ((void)(fs), false)
+#define NVS_DATA_CRC_OFF true
+#else
+#define NVS_DATA_CRC(fs) ((fs)->cfg.data_crc)
+#define NVS_DATA_CRC_OFF false
+#endif
+
 static inline uint32_t crc_size(const struct fc_nvs *fs)
 {
-	return fs->cfg.data_crc ? NVS_CRC_SIZE : 0;
+	return NVS_DATA_CRC(fs) ? NVS_CRC_SIZE : 0;
 }
 
 /* Offset of the first ATE slot of a sector (the gc_done one after GC). */

@@ -22,7 +22,8 @@ int nvs_check_config_(const struct fc_nvs_config *cfg)
 	if (cfg->sector_size > 65536u || cfg->sector_size < 6 * ate_size ||
 	    cfg->sector_size % geo->erase_size || (cfg->sector_size & (ate_size - 1u)))
 		return FC_EINVAL;
-	if (cfg->sector_count < 2 || cfg->offset % geo->erase_size)
+	if (cfg->sector_count < 2 || cfg->offset % geo->erase_size ||
+	    (cfg->data_crc && NVS_DATA_CRC_OFF))
 		return FC_EINVAL;
 	/* no overflow: at most 65535 sectors of 64 KiB */
 	if (cfg->offset > geo->size || cfg->sector_count * cfg->sector_size > geo->size - cfg->offset)

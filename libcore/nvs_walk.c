@@ -190,7 +190,7 @@ static int walk_slots(struct fc_nvs *fs, struct walk_sector *ws, const struct wa
 		ai.part = a.part;
 		ai.crc8 = a.crc8;
 		ai.data_crc_ok = false;
-		if (fs->cfg.data_crc && a.len >= NVS_CRC_SIZE &&
+		if (NVS_DATA_CRC(fs) && a.len >= NVS_CRC_SIZE &&
 		    (ai.status == FC_NVS_ATE_LIVE || ai.status == FC_NVS_ATE_STALE)) {
 			rc = value_crc_ok(fs, ws->s, &a, &ai.data_crc_ok);
 			if (rc)

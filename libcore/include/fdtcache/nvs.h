@@ -179,7 +179,8 @@ struct fc_nvs {
  *		FC_NVS_ATE_CACHE_WAYS ATE slots (not 0 in an FC_NO_ATE_CACHE
  *		build), read buffer size not 0 or a power of two >= FC_NVS_BLOCK
  *		(or no read buffer with a size), an unknown lookup (or
- *		FC_NVS_LOOKUP_ZEPHYR in an FC_NO_EMULATION build)
+ *		FC_NVS_LOOKUP_ZEPHYR in an FC_NO_EMULATION build), data_crc
+ *		in an FC_NO_DATA_CRC build
  *	FC_ECORRUPT, the partition cannot be made sense of (every sector
  *		closed, an endless ATE chain)
  *	FC_ENOSPC, an interrupted GC cannot be completed
