@@ -48,6 +48,10 @@ static int check_config(const struct fc_zms_config *cfg)
 		return FC_EINVAL;
 	if (cfg->id64 && cfg->data_crc)
 		return FC_EINVAL; /* no room for a CRC beside a 64-bit id */
+#ifdef FC_NO_DATA_CRC
+	if (cfg->data_crc)
+		return FC_EINVAL;
+#endif
 #ifdef FC_NO_EMULATION
 	if (cfg->lookup != FC_ZMS_LOOKUP_INDEX)
 		return FC_EINVAL;
@@ -361,7 +365,7 @@ static int unsettled(struct fc_zms *fs, uint32_t addr, bool newest)
 		return 0;
 	if (!zms_valid_(&first, fs->sector_cycle))
 		return 1;
-	if (!fs->cfg.data_crc || first.len <= fs->inline_max)
+	if (!zms_data_crc(fs) || first.len <= fs->inline_max)
 		return 0;
 	rc = zms_data_crc_ok_(fs, zsect(fs, addr), &first, &ok);
 	return rc ? rc : !ok;
@@ -553,7 +557,7 @@ static int value_read(struct fc_zms *fs, const struct fc_zms_ate *a, uint32_t ad
 		if (rc)
 			return rc;
 	}
-	if (fs->cfg.data_crc && len >= a->len && fc_crc32_ieee(data, a->len) != zmeta(a))
+	if (zms_data_crc(fs) && len >= a->len && fc_crc32_ieee(data, a->len) != zmeta(a))
 		return FC_EBADCRC;
 	return a->len;
 }

@@ -122,6 +122,17 @@ static inline bool zephyr_mode(const struct fc_zms *fs)
 #endif
 }
 
+/* cfg.data_crc: values outside their ATE carry a CRC-32 (FC_NO_DATA_CRC: refused) */
+static inline bool zms_data_crc(const struct fc_zms *fs)
+{
+#ifdef FC_NO_DATA_CRC
+	(void)fs;
+	return false;
+#else
+	return fs->cfg.data_crc;
+#endif
+}
+
 int zms_flash_rd_(const struct fc_zms *fs, uint32_t addr, void *buf, uint32_t len);
 int zms_flash_wr_(struct fc_zms *fs, uint32_t addr, const void *buf, uint32_t len);
 int zms_erase_(struct fc_zms *fs, uint32_t s);

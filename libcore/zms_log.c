@@ -282,7 +282,7 @@ void zms_ate_entry_(const struct fc_zms *fs, uint8_t *b, fc_zms_id_t id, const u
 	put_id(fs, b, id);
 	if (len > fs->inline_max) {
 		fc_put_le32(b + at, offset);
-		if (fs->cfg.data_crc)
+		if (zms_data_crc(fs))
 			fc_put_le32(b + 12, fc_crc32_ieee(data, len));
 	} else if (len) {
 		FC_MEMCPY(b + at, data, len);
@@ -583,7 +583,7 @@ int zms_data_crc_ok_(struct fc_zms *fs, uint32_t s, const struct fc_zms_ate *a, 
 	uint8_t *buf;
 
 	*ok = false;
-	if (!fs->cfg.data_crc || a->len <= fs->inline_max || (uint64_t)a->offset + a->len > zss(fs))
+	if (!zms_data_crc(fs) || a->len <= fs->inline_max || (uint64_t)a->offset + a->len > zss(fs))
 		return 0; /* no read: a walk's window stays */
 	buf = scratch(fs, piece, a->len, &unit);
 	for (uint32_t done = 0; done < a->len; done += unit) {

@@ -33,9 +33,11 @@
  *                     counts the live entries and gc_done ATEs) and each
  *                     lookup walks the log back from the newest ATE, as
  *                     Zephyr's does; about 1,000 bytes less code
- *   FC_NO_DATA_CRC    nvs without the CRC-32 after values (cfg.data_crc
- *                     is refused), as Zephyr without CONFIG_NVS_DATA_CRC;
- *                     330 bytes less in the every-nvs program (M4)
+ *   FC_NO_DATA_CRC    nvs and zms without the CRC-32 of values (their
+ *                     cfg.data_crc is refused), as Zephyr without
+ *                     CONFIG_NVS_DATA_CRC and CONFIG_ZMS_DATA_CRC; 330
+ *                     bytes less in the every-nvs program (M4), 390 in
+ *                     the every-zms one
  *   FC_CRC8_NIBBLE    crc8 from a 16-byte table instead of a 256-byte one:
  *                     224 bytes less, two table steps a byte
  * Memory the caller gives at run time (nvs: index slots, the ATE cache and

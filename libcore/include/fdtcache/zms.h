@@ -161,7 +161,7 @@ struct fc_zms {
  *		two of 2 ATE slots up to sector_size (or cache NULL), read
  *		buffer size not 0 or a power of two >= FC_ZMS_BLOCK (or buffer
  *		NULL), id64 with data_crc, FC_ZMS_LOOKUP_ZEPHYR in an
- *		FC_NO_EMULATION build
+ *		FC_NO_EMULATION build, data_crc in an FC_NO_DATA_CRC build
  *	FC_ENOTSUP, every sector is closed and none carries ZMS's magic (not
  *		a ZMS partition)
  *	FC_ECORRUPT, an ATE version this engine does not know, or an ATE
