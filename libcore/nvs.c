@@ -371,9 +371,13 @@ static int value_cmp(const struct fc_nvs *fs, uint32_t addr, const uint8_t *data
 
 		if (rc)
 			return rc;
-		for (uint32_t i = 0; i < n; i++, pos++)
-			if (buf[i] != (pos < len ? data[pos] : crc[pos - len]))
+		for (uint32_t i = 0; i < n; i++, pos++) {
+			/* the value, then its CRC (all value without data CRC) */
+			uint8_t want = NVS_DATA_CRC_OFF || pos < len ? data[pos] : crc[pos - len];
+
+			if (buf[i] != want)
 				return 1;
+		}
 	}
 	return 0;
 }
@@ -381,7 +385,7 @@ static int value_cmp(const struct fc_nvs *fs, uint32_t addr, const uint8_t *data
 static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uint32_t len,
 			unsigned int hints)
 {
-	uint32_t old_addr, stored = len ? len + crc_size(fs) : 0, required = 0;
+	uint32_t old_addr, stored = len ? len + crc_size(fs) : 0, required;
 	/* one CRC-32 for the compare and the write */
 	uint32_t crc = NVS_DATA_CRC(fs) ? fc_crc32_ieee(data, len) : 0;
 	uint16_t offset;
@@ -400,8 +404,8 @@ static int write_locked(struct fc_nvs *fs, uint16_t id, const uint8_t *data, uin
 		if (rc <= 0)
 			return rc;
 	}
-	if (len)
-		required = al(fs, len) + fs->ate_size + crc_size(fs);
+	/* the aligned value, its CRC (stored - len) and the ATE slot */
+	required = nvs_entry_bytes_(fs, (uint16_t)len) + (stored - len);
 	for (uint32_t gc_count = 0;; gc_count++) {
 		if (gc_count == fs->cfg.sector_count)
 			return FC_ENOSPC;

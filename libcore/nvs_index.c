@@ -190,7 +190,12 @@ static int count_slot(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate 
 
 static int live_recount(struct fc_nvs *fs)
 {
-	struct live_count c = { .bytes = 0, .first = NO_GROUP, .rank = 0, .gc_done = 0 };
+	struct live_count c; /* seen is cleared by each pass */
+
+	c.bytes = 0;
+	c.first = NO_GROUP;
+	c.rank = 0;
+	c.gc_done = 0;
 
 	do {
 		int rc;
