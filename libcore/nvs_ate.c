@@ -7,26 +7,32 @@
 
 #define ATE_CRC_BYTES 7u /* the crc8 covers id, offset, len and part */
 
-/* The codec's two halves, one copy each inlined into the decode the engine links. */
+/*
+ * The codec's two halves, one copy each inlined into the decode the engine
+ * links; the fields half leaves crc_ok to its caller.
+ */
 static FC_ALWAYS_INLINE void ate_fields(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a)
 {
 	uint8_t diff = 0;
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* id, offset, len, part, crc8: the struct's first 8 bytes, in the slot's order
-	 * (a compiler that does not say its byte order takes the field loads) */
+	/* id, offset, len, part, crc8: the struct's first 8 bytes, in the slot's order,
+	 * copied in the loop that tells an erased slot (a compiler that does not say
+	 * its byte order takes the field loads) */
 	_Static_assert(offsetof(struct fc_nvs_ate, crc8) == 7, "fc_nvs_ate's fields are packed");
-	FC_MEMCPY(a, b, 8);
+	for (uint32_t i = 0; i < FC_NVS_ATE_BYTES; i++) {
+		((uint8_t *)a)[i] = b[i];
+		diff |= (uint8_t)(b[i] ^ erase_value);
+	}
 #else
 	a->id = fc_get_le16(b);
 	a->offset = fc_get_le16(b + 2);
 	a->len = fc_get_le16(b + 4);
 	a->part = b[6];
 	a->crc8 = b[7];
-#endif
-	a->crc_ok = false;
 	for (uint32_t i = 0; i < FC_NVS_ATE_BYTES; i++)
 		diff |= (uint8_t)(b[i] ^ erase_value);
+#endif
 	a->erased = !diff;
 }
 
@@ -38,6 +44,7 @@ static FC_ALWAYS_INLINE bool ate_crc_ok(const uint8_t *b)
 void nvs_ate_fields_(const uint8_t *b, uint8_t erase_value, struct fc_nvs_ate *a)
 {
 	ate_fields(b, erase_value, a);
+	a->crc_ok = false;
 }
 
 bool nvs_ate_crc_ok_(const uint8_t *b)

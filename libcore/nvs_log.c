@@ -491,7 +491,7 @@ int nvs_locate_(struct fc_nvs *fs, const struct fc_nvs_config *cfg)
 	if (rc < 0)
 		return rc;
 	FC_MEMSET(fs, 0, sizeof(*fs));
-	fs->cfg = *cfg;
+	FC_MEMCPY(&fs->cfg, cfg, sizeof(*cfg)); /* a call, where an assignment inlines the copy */
 	fs->ate_size = (uint32_t)rc;
 	/* the mount's one division: walks are bounded without one per step */
 	fs->max_steps = cfg->sector_count * (cfg->sector_size / fs->ate_size + 1);
