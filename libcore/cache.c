@@ -152,7 +152,7 @@ static void set_promote(struct fc_cache *cache, uint32_t base, uint32_t i)
  * PROBE: the slot holding key, or else the empty slot ending its probe run,
  * or else (the map is full and lacks key) its home slot, holding another key.
  */
-static uint32_t probe_find(const struct fc_cache *cache, uint32_t key)
+static struct fc_cache_slot *probe_find(const struct fc_cache *cache, uint32_t key)
 {
 	uint32_t mask = cache->nslots - 1;
 	uint32_t i = fc_cache_hash_home(cache, key);
@@ -163,10 +163,13 @@ static uint32_t probe_find(const struct fc_cache *cache, uint32_t key)
 		if (k == key || k == FC_CACHE_EMPTY)
 			break;
 	}
-	return i;
+	return &cache->slots[i];
 }
 
-/* The slot holding key, or UINT32_MAX. */
+/*
+ * The slot holding key, or UINT32_MAX: the direct-mapped and set-associative
+ * policies (fc_cache_probe_invalidate finds a PROBE map's keys).
+ */
 static uint32_t find_slot(const struct fc_cache *cache, uint32_t key)
 {
 	uint32_t i;
@@ -179,7 +182,7 @@ static uint32_t find_slot(const struct fc_cache *cache, uint32_t key)
 		i = set_find(cache, key, &found);
 		return found ? i : UINT32_MAX;
 	}
-	i = cache->policy == FC_CACHE_PROBE ? probe_find(cache, key) : fc_cache_slot_of(cache, key);
+	i = fc_cache_slot_of(cache, key);
 	if (cache->slots[i].key != key)
 		return UINT32_MAX;
 	return i;
@@ -277,7 +280,7 @@ int fc_cache_probe_put(struct fc_cache *cache, uint32_t key, uint32_t value,
 	struct fc_cache_slot *s;
 
 	FC_ASSERT(cache->policy == FC_CACHE_PROBE); /* probe_find needs a slot */
-	s = &cache->slots[probe_find(cache, key)];
+	s = probe_find(cache, key);
 
 	/* a probe store evicts nothing: another key here means a full map */
 	if (s->key == FC_CACHE_EMPTY) {
@@ -309,7 +312,7 @@ static int put(struct fc_cache *cache, uint32_t key, uint32_t value,
 		i = fc_cache_slot_of(cache, key);
 	} else {
 		/* fc_cache_probe_put's refusal; the rest is a direct-mapped store's */
-		i = probe_find(cache, key);
+		i = (uint32_t)(probe_find(cache, key) - cache->slots);
 		if (cache->slots[i].key != key && cache->slots[i].key != FC_CACHE_EMPTY) {
 			cache->overflowed = true;
 			return FC_ENOSPC;
@@ -344,27 +347,30 @@ int fc_cache_prefill(struct fc_cache *cache, uint32_t key, uint32_t value,
 /*
  * PROBE removal by backward shift: later members of the probe run move up
  * into the hole when their home slot allows it, so no tombstones are needed.
+ * The hole is emptied first, so a run ends at an empty slot even in a full
+ * map (at the hole, after one lap).
  */
 static void probe_remove(struct fc_cache *cache, uint32_t hole)
 {
+	struct fc_cache_slot *slots = cache->slots;
 	uint32_t mask = cache->nslots - 1;
-	uint32_t start = hole;
+	uint32_t i = hole;
 
-	/* A full map has no empty slot to end the run: stop after one lap. */
-	for (uint32_t i = (hole + 1) & mask; i != start; i = (i + 1) & mask) {
+	for (;;) {
 		uint32_t home;
 
-		if (cache->slots[i].key == FC_CACHE_EMPTY)
-			break;
-		home = fc_cache_hash_home(cache, cache->slots[i].key);
-		/* i may move to hole only if home is not in (hole, i], cyclically */
-		if (((i - home) & mask) >= ((i - hole) & mask)) {
-			cache->slots[hole] = cache->slots[i];
-			hole = i;
-		}
+		slots[hole].key = FC_CACHE_EMPTY;
+		slots[hole].value = 0;
+		/* the next member of the run whose home is not in (hole, i], cyclically */
+		do {
+			i = (i + 1) & mask;
+			if (slots[i].key == FC_CACHE_EMPTY)
+				return;
+			home = fc_cache_hash_home(cache, slots[i].key);
+		} while (((i - home) & mask) < ((i - hole) & mask));
+		slots[hole] = slots[i];
+		hole = i;
 	}
-	cache->slots[hole].key = FC_CACHE_EMPTY;
-	cache->slots[hole].value = 0;
 }
 
 /* Count a removal; returns 1 (removed). */
@@ -377,14 +383,14 @@ static int removed(struct fc_cache *cache)
 
 int fc_cache_probe_invalidate(struct fc_cache *cache, uint32_t key)
 {
-	uint32_t i;
+	struct fc_cache_slot *s;
 
 	FC_ASSERT(cache->policy == FC_CACHE_PROBE);
-	i = probe_find(cache, key);
+	s = probe_find(cache, key);
 
-	if (cache->slots[i].key != key)
+	if (s->key != key)
 		return 0;
-	probe_remove(cache, i);
+	probe_remove(cache, (uint32_t)(s - cache->slots));
 	return removed(cache);
 }
 
