@@ -73,15 +73,11 @@ void fc_nvs_ate_encode(uint8_t *out, uint16_t id, uint16_t offset, uint16_t len)
  * a torn tail (len 0, part 0, crc 0) that passes the crc8 by chance is not
  * taken for a delete.
  */
-bool fc_nvs_ate_valid(const struct fc_nvs_ate *ate, uint32_t sector_size, uint32_t ate_size)
+static FC_ALWAYS_INLINE bool valid_fields(const struct fc_nvs_ate *ate, uint32_t sector_size,
+					  uint32_t ate_size)
 {
 	return ate->crc_ok && ate->part == FC_NVS_ATE_PART &&
 	       (uint32_t)ate->offset + ate->len < sector_size - ate_size;
-}
-
-bool nvs_ate_valid_(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
-{
-	return fc_nvs_ate_valid(a, ssize(fs), fs->ate_size);
 }
 
 /*
@@ -89,13 +85,38 @@ bool nvs_ate_valid_(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
  * 0x00 flash, read 0 and its crc8 matches once in 256. A sector that closes
  * right never has its lowest ATE in slot 0 (an ATE there moves the ATE
  * pointer out of the sector, Zephyr's too), and recovery finds the lowest
- * ATE by scanning, as for any torn close ATE.
+ * ATE by scanning, as for any torn close ATE. (What a valid ATE needs more
+ * to close a sector.)
  */
+static FC_ALWAYS_INLINE bool close_fields(const struct fc_nvs_ate *ate, uint32_t sector_size,
+					  uint32_t ate_size)
+{
+	/* ate_size is 8 rounded up to a power-of-two write block */
+	return ate->len == 0 && ate->id == FC_NVS_ID_SPECIAL &&
+	       ((sector_size - ate->offset) & (ate_size - 1u)) == 0 && ate->offset;
+}
+
+/*
+ * The public checks and the engine's, which take fs's geometry (no argument
+ * loads at each call): a program links one copy of each check.
+ */
+bool fc_nvs_ate_valid(const struct fc_nvs_ate *ate, uint32_t sector_size, uint32_t ate_size)
+{
+	return valid_fields(ate, sector_size, ate_size);
+}
+
+bool nvs_ate_valid_(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
+{
+	return valid_fields(a, ssize(fs), fs->ate_size);
+}
+
 bool fc_nvs_ate_close_valid(const struct fc_nvs_ate *ate, uint32_t sector_size,
 			    uint32_t ate_size)
 {
-	/* ate_size is 8 rounded up to a power-of-two write block */
-	return fc_nvs_ate_valid(ate, sector_size, ate_size) && ate->len == 0 &&
-	       ate->id == FC_NVS_ID_SPECIAL &&
-	       ((sector_size - ate->offset) & (ate_size - 1u)) == 0 && ate->offset;
+	return valid_fields(ate, sector_size, ate_size) && close_fields(ate, sector_size, ate_size);
+}
+
+bool nvs_close_valid_(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
+{
+	return nvs_ate_valid_(fs, a) && close_fields(a, ssize(fs), fs->ate_size);
 }

@@ -85,14 +85,11 @@ static inline uint32_t max_steps(const struct fc_nvs *fs)
 	return fs->max_steps;
 }
 
-/* fc_nvs_ate_valid with fs's geometry (one call site's worth of argument loads). */
+/* fc_nvs_ate_valid and fc_nvs_ate_close_valid with fs's geometry (no argument loads per call). */
 bool nvs_ate_valid_(const struct fc_nvs *fs, const struct fc_nvs_ate *a);
+bool nvs_close_valid_(const struct fc_nvs *fs, const struct fc_nvs_ate *a);
 #define ate_valid(fs, a) nvs_ate_valid_((fs), (a))
-
-static inline bool close_valid(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
-{
-	return fc_nvs_ate_close_valid(a, ssize(fs), fs->ate_size);
-}
+#define close_valid(fs, a) nvs_close_valid_((fs), (a))
 
 static inline bool is_gc_done(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
 {

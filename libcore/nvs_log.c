@@ -280,16 +280,17 @@ static int walk_read(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 int nvs_walk_prev_(struct fc_nvs *fs, uint32_t *addr, struct fc_nvs_ate *a)
 {
 	struct fc_nvs_ate close;
-	uint32_t s;
+	uint32_t s, cs;
 	int rc = walk_read(fs, *addr, a);
 
 	if (rc)
 		return rc;
+	cs = close_slot(fs);
 	*addr += fs->ate_size;
-	if (offs(*addr) != close_slot(fs))
+	if (offs(*addr) != cs)
 		return 0;
 	s = prev_sector(fs, sect(*addr));
-	rc = walk_read(fs, mkaddr(s, close_slot(fs)), &close);
+	rc = walk_read(fs, mkaddr(s, cs), &close);
 	if (rc)
 		return rc;
 	if (close.erased) {
