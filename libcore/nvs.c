@@ -82,9 +82,15 @@ static int data_write(struct fc_nvs *fs, const uint8_t *data, uint32_t len, uint
 	return data_prog(fs, buf, tail + NVS_CRC_SIZE);
 }
 
+/* A close or gc_done ATE (the special id, no data) pointing at offset. */
+static FC_NOINLINE int special_write(struct fc_nvs *fs, uint32_t offset)
+{
+	return ate_write(fs, FC_NVS_ID_SPECIAL, (uint16_t)offset, 0);
+}
+
 static int gc_done_write(struct fc_nvs *fs)
 {
-	return ate_write(fs, FC_NVS_ID_SPECIAL, (uint16_t)offs(fs->data_wra), 0);
+	return special_write(fs, offs(fs->data_wra));
 }
 
 static int sector_close(struct fc_nvs *fs)
@@ -94,7 +100,7 @@ static int sector_close(struct fc_nvs *fs)
 	int rc;
 
 	fs->ate_wra = mkaddr(sect(fs->ate_wra), close_slot(fs));
-	rc = ate_write(fs, FC_NVS_ID_SPECIAL, (uint16_t)last, 0);
+	rc = special_write(fs, last);
 	fs->ate_wra = mkaddr(next, top_slot(fs));
 	fs->data_wra = mkaddr(next, 0);
 	return rc;

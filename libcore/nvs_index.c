@@ -97,7 +97,8 @@ int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a
 	int rc = nvs_index_put_(fs, a->id, addr | (a->len ? 0 : NVS_DEL_FLAG), true);
 
 	if (rc == FC_ENOSPC) { /* the put's only error */
-		fs->gap = true;
+		/* its live bytes are counted when free space is asked */
+		fs->gap = fs->live_unknown = true;
 		fs->gap_addr = addr; /* the oldest refused ATE so far */
 	} else if (rc) {
 		fs->live_bytes += nvs_entry_bytes_(fs, a->len);
@@ -116,22 +117,11 @@ int nvs_index_build_(struct fc_nvs *fs)
 	if (!NVS_INDEX_OFF)
 		(void)fc_cache_probe_init(&fs->index, fs->cfg.index_slots, index_slots(fs));
 	fs->live_bytes = 0;
-	fs->live_unknown = false;
 	fs->gc_done_ates = 0;
-	fs->gap = false;
-	if (!NVS_INDEX_OFF) {
-		int rc = nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
-
-		if (rc)
-			return rc;
-	}
-	if (!index_slots(fs)) {
-		fs->gap = true;
-		fs->gap_addr = NVS_NO_ADDR;
-	}
-	/* the refused ids' live bytes are counted when free space is asked */
-	fs->live_unknown = fs->gap;
-	return 0;
+	/* with no slots every id is refused (gap_addr matters only with gap) */
+	fs->gap = fs->live_unknown = !index_slots(fs);
+	fs->gap_addr = NVS_NO_ADDR;
+	return NVS_INDEX_OFF ? 0 : nvs_for_each_slot_(fs, nvs_index_slot_, NULL);
 }
 
 /*
