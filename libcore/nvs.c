@@ -120,7 +120,7 @@ static int erase_verified(struct fc_nvs *fs, uint32_t s)
 	for (bool erase = erase_erased(fs);; erase = true) {
 		if (erase) {
 			nvs_ate_cache_erased_(fs, s);
-			rc = fc_flash_erase(fs->cfg.flash, nvs_dev_off_(fs, mkaddr(s, 0)), ssize(fs));
+			rc = fc_flash_erase(fs->cfg.flash, fs->cfg.offset + s * ssize(fs), ssize(fs));
 			if (rc)
 				return rc;
 		}

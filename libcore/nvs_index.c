@@ -76,9 +76,10 @@ void nvs_index_forget_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nv
 {
 	uint32_t v;
 
-	if (a->id == FC_NVS_ID_SPECIAL)
-		fs->gc_done_ates -= a->len == 0 && fs->gc_done_ates;
-	else if (nvs_index_get_(fs, a->id, &v) && v == (addr | NVS_DEL_FLAG))
+	if (a->id == FC_NVS_ID_SPECIAL) {
+		if (!a->len && fs->gc_done_ates)
+			fs->gc_done_ates--;
+	} else if (nvs_index_get_(fs, a->id, &v) && v == (addr | NVS_DEL_FLAG))
 		fc_cache_probe_invalidate(&fs->index, a->id);
 }
 
@@ -89,7 +90,8 @@ int nvs_index_slot_(struct fc_nvs *fs, uint32_t addr, const struct fc_nvs_ate *a
 	if (!ate_valid(fs, a))
 		return 0;
 	if (a->id == FC_NVS_ID_SPECIAL) {
-		fs->gc_done_ates += a->len == 0;
+		if (!a->len)
+			fs->gc_done_ates++;
 		return 0;
 	}
 	if (!index_slots(fs))
