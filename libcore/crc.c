@@ -79,11 +79,6 @@ uint8_t fc_crc8_ccitt(uint8_t seed, const void *buf, size_t len)
 }
 #endif /* FC_CRC8_NIBBLE */
 
-static const uint16_t crc16_nibble[16] = {
-	0x0000, 0x1081, 0x2102, 0x3183, 0x4204, 0x5285, 0x6306, 0x7387,
-	0x8408, 0x9489, 0xa50a, 0xb58b, 0xc60c, 0xd68d, 0xe70e, 0xf78f,
-};
-
 static const uint32_t crc32_nibble[16] = {
 	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac,
 	0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
@@ -91,6 +86,12 @@ static const uint32_t crc32_nibble[16] = {
 	0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
 };
 
+/*
+ * crc16's nibble-wide table: entry n (< 16) is n * 0x1081, carry-less, and
+ * with 0x1081's bits 0, 7 and 12 the three shifted copies of n never
+ * overlap: the integer product, no table.
+ */
+#define CRC16_NIBBLE 0x1081u
 
 uint16_t fc_crc16_ccitt(uint16_t seed, const void *buf, size_t len)
 {
@@ -99,8 +100,8 @@ uint16_t fc_crc16_ccitt(uint16_t seed, const void *buf, size_t len)
 
 	while (len--) {
 		crc ^= *p++;
-		crc = (uint16_t)((crc >> 4) ^ crc16_nibble[crc & 0x0f]);
-		crc = (uint16_t)((crc >> 4) ^ crc16_nibble[crc & 0x0f]);
+		crc = (uint16_t)((crc >> 4) ^ (crc & 0x0f) * CRC16_NIBBLE);
+		crc = (uint16_t)((crc >> 4) ^ (crc & 0x0f) * CRC16_NIBBLE);
 	}
 	return crc;
 }
