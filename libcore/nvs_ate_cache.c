@@ -8,9 +8,14 @@
 
 #ifndef FC_NO_ATE_CACHE
 
+static uint32_t way_size(const struct fc_nvs *fs)
+{
+	return fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS;
+}
+
 static uint8_t *way_buf(const struct fc_nvs *fs, uint32_t way)
 {
-	return fs->cfg.ate_cache + way * (fs->cfg.ate_cache_size / FC_NVS_ATE_CACHE_WAYS);
+	return fs->cfg.ate_cache + way * way_size(fs);
 }
 
 /*
@@ -61,7 +66,8 @@ int nvs_cached_ate_read_(struct fc_nvs *fs, uint32_t addr, struct fc_nvs_ate *a)
 	if (rc)
 		return rc;
 	fs->ate_cache_lru = way ^ 1u;
-	fc_nvs_ate_decode(way_buf(fs, way) + (addr - fs->ate_cache[way].addr), erase_value(fs), a);
+	/* a way's window starts at a multiple of its size */
+	fc_nvs_ate_decode(way_buf(fs, way) + (offs(addr) & (way_size(fs) - 1u)), erase_value(fs), a);
 	return 0;
 }
 

@@ -117,12 +117,11 @@ int nvs_win_get_(struct fc_nvs *fs, struct fc_nvs_win *w, uint32_t addr, bool up
 
 	if (nvs_win_holds_(w, addr))
 		return 0;
-	w->len = 0;
-	rc = nvs_read_(fs, mkaddr(sect(addr), start), buf, len);
-	if (!rc) {
-		w->addr = mkaddr(sect(addr), start);
-		w->len = len;
-	}
+	w->addr = mkaddr(sect(addr), start);
+	w->len = len;
+	rc = nvs_read_(fs, w->addr, buf, len);
+	if (rc)
+		w->len = 0; /* the buffer's bytes are unknown */
 	return rc;
 }
 
