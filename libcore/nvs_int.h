@@ -93,7 +93,7 @@ bool nvs_close_valid_(const struct fc_nvs *fs, const struct fc_nvs_ate *a);
 
 static inline bool is_gc_done(const struct fc_nvs *fs, const struct fc_nvs_ate *a)
 {
-	return ate_valid(fs, a) && a->len == 0 && a->id == FC_NVS_ID_SPECIAL;
+	return a->len == 0 && a->id == FC_NVS_ID_SPECIAL && ate_valid(fs, a);
 }
 
 /* Bytes an entry of stored_len takes in the log (value and ATE slot); 0 for a delete (len 0). */
