@@ -3,12 +3,12 @@
 
 /*
  * crc8 guards every ATE and is the hot loop of a mount or a dump walk, so it
- * gets a byte-wide table (256 bytes), or with FC_CRC8_NIBBLE no table: each
+ * gets a byte-wide table (256 bytes), or with FC_CRC8_NO_TABLE none: each
  * byte is a few shifts and xors, no slower than two steps of a nibble-wide
- * table; crc16 and crc32 run over names and values and make do with
- * nibble-wide tables of 16 entries.
+ * table; crc16 and crc32 run over names and values and make do with a
+ * nibble at a time (crc32 from a table of 16 entries, crc16 without one).
  */
-#ifdef FC_CRC8_NIBBLE
+#ifdef FC_CRC8_NO_TABLE
 /* v times x^2 + x + 1 (7), carry-less */
 static uint32_t times7(uint32_t v)
 {
@@ -77,7 +77,7 @@ uint8_t fc_crc8_ccitt(uint8_t seed, const void *buf, size_t len)
 		crc = crc8_table[crc ^ *p++];
 	return crc;
 }
-#endif /* FC_CRC8_NIBBLE */
+#endif /* FC_CRC8_NO_TABLE */
 
 static const uint32_t crc32_nibble[16] = {
 	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac,

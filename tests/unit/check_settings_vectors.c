@@ -8,7 +8,7 @@
  * check_settings_readonly from libcore's sources with FC_READONLY and
  * FC_NO_EMULATION, where a load skips repairs, and check_settings_noindex as
  * a bootloader's smallest settings reader (FC_NO_INDEX, FC_NO_ATE_CACHE,
- * FC_CRC8_NIBBLE as well: every read walks the log); all must load exactly
+ * FC_CRC8_NO_TABLE as well: every read walks the log); all must load exactly
  * the same, on a read-only device that never sees a program or an erase.
  */
 #include "check_util.h"

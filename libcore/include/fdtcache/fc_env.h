@@ -38,8 +38,8 @@
  *                     CONFIG_NVS_DATA_CRC and CONFIG_ZMS_DATA_CRC; 330
  *                     bytes less in the every-nvs program (M4), 390 in
  *                     the every-zms one
- *   FC_CRC8_NIBBLE    crc8 from a 16-byte table instead of a 256-byte one:
- *                     224 bytes less, two table steps a byte
+ *   FC_CRC8_NO_TABLE  crc8 without its 256-byte table (a few shifts and
+ *                     xors a byte): about 240 bytes less
  * Memory the caller gives at run time (nvs: index slots, the ATE cache and
  * the read buffer, FC_NVS_READ_BUF_SIZE bytes for the documented read
  * counts) is described with each config struct.
