@@ -85,8 +85,8 @@ static FC_ALWAYS_INLINE bool valid_fields(const struct fc_nvs_ate *ate, uint32_t
  * 0x00 flash, read 0 and its crc8 matches once in 256. A sector that closes
  * right never has its lowest ATE in slot 0 (an ATE there moves the ATE
  * pointer out of the sector, Zephyr's too), and recovery finds the lowest
- * ATE by scanning, as for any torn close ATE. (What a valid ATE needs more
- * to close a sector.)
+ * ATE by scanning, as for any torn close ATE. Checked here: what a valid
+ * ATE must also hold to close a sector.
  */
 static FC_ALWAYS_INLINE bool close_fields(const struct fc_nvs_ate *ate, uint32_t sector_size,
 					  uint32_t ate_size)

@@ -35,8 +35,8 @@
  *                     Zephyr's does; about 1,000 bytes less code
  *   FC_NO_DATA_CRC    nvs and zms without the CRC-32 of values (their
  *                     cfg.data_crc is refused), as Zephyr without
- *                     CONFIG_NVS_DATA_CRC and CONFIG_ZMS_DATA_CRC; 330
- *                     bytes less in the every-nvs program (M4), 390 in
+ *                     CONFIG_NVS_DATA_CRC and CONFIG_ZMS_DATA_CRC; 340
+ *                     bytes less in the every-nvs program (M4), 400 in
  *                     the every-zms one
  *   FC_CRC8_NO_TABLE  crc8 without its 256-byte table (a few shifts and
  *                     xors a byte): about 240 bytes less
