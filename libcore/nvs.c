@@ -120,7 +120,7 @@ static int erase_verified(struct fc_nvs *fs, uint32_t s)
 	for (bool erase = erase_erased(fs);; erase = true) {
 		if (erase) {
 			nvs_ate_cache_erased_(fs, s);
-			rc = fc_flash_erase(fs->cfg.flash, fs->cfg.offset + s * ssize(fs), ssize(fs));
+			rc = fc_flash_erase(fs->cfg.flash, nvs_sector_dev_off_(fs, s), ssize(fs));
 			if (rc)
 				return rc;
 		}
@@ -135,7 +135,7 @@ static int erase_verified(struct fc_nvs *fs, uint32_t s)
 /* Copy a value of len bytes at src (sector s) to the write position. */
 static FC_NOINLINE int value_move(struct fc_nvs *fs, uint32_t s, uint16_t src, uint16_t len)
 {
-	return flash_block_move(fs, fs->cfg.flash, prog_aligned, fs->cfg.offset + s * ssize(fs) + src,
+	return flash_block_move(fs, fs->cfg.flash, prog_aligned, nvs_sector_dev_off_(fs, s) + src,
 				&fs->data_wra, len);
 }
 

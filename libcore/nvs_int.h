@@ -99,10 +99,16 @@ static inline bool is_gc_done(const struct fc_nvs *fs, const struct fc_nvs_ate *
 /* Bytes an entry of stored_len takes in the log (value and ATE slot); 0 for a delete (len 0). */
 uint32_t nvs_entry_bytes_(const struct fc_nvs *fs, uint16_t stored_len);
 
+/* Offset of sector s in the device. */
+static inline uint32_t nvs_sector_dev_off_(const struct fc_nvs *fs, uint32_t s)
+{
+	return fs->cfg.offset + s * ssize(fs);
+}
+
 /* Offset of a log address in the device (a multiply, so reads tail-call the device). */
 static inline uint32_t nvs_dev_off_(const struct fc_nvs *fs, uint32_t addr)
 {
-	return fs->cfg.offset + sect(addr) * ssize(fs) + offs(addr);
+	return nvs_sector_dev_off_(fs, sect(addr)) + offs(addr);
 }
 
 /* ---- the ATE codec's fields-only decode (nvs_ate.c) ---- */
